@@ -1,0 +1,160 @@
+package io.logbench.dataset;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A batch of consecutive lines held as one byte array plus per-line metadata, so a sink can
+ * copy lines without re-encoding them. Mutable and reusable: {@link #reset} empties it.
+ *
+ * <p>Line {@code k} of the batch has sequence id {@code firstSeq + k}, bytes {@code
+ * data[start(k), end(k))} (no newline), a timestamp in epoch milliseconds and a stream id.
+ */
+public final class LineBatch {
+
+  /** Batch number within the run: deterministic, so ledgers can be idempotent. */
+  private long batchId;
+
+  private long firstSeq;
+  private int count;
+  private byte[] data;
+  private int size;
+  private int[] ends;
+  private long[] timestamps;
+  private int[] streams;
+
+  public LineBatch(int lineCapacity, int byteCapacity) {
+    this.data = new byte[Math.max(16, byteCapacity)];
+    this.ends = new int[Math.max(1, lineCapacity)];
+    this.timestamps = new long[ends.length];
+    this.streams = new int[ends.length];
+  }
+
+  public LineBatch() {
+    this(128, 16 * 1024);
+  }
+
+  /** Empties the batch and sets the id and first sequence id of what comes next. */
+  public void reset(long batchId, long firstSeq) {
+    this.batchId = batchId;
+    this.firstSeq = firstSeq;
+    this.count = 0;
+    this.size = 0;
+  }
+
+  public long batchId() {
+    return batchId;
+  }
+
+  public long firstSeq() {
+    return firstSeq;
+  }
+
+  public int count() {
+    return count;
+  }
+
+  /** Total bytes of all lines (no separators). */
+  public int byteSize() {
+    return size;
+  }
+
+  /** The backing array; valid from 0 to {@link #byteSize()}. */
+  public byte[] data() {
+    return data;
+  }
+
+  public int start(int k) {
+    return k == 0 ? 0 : ends[k - 1];
+  }
+
+  public int end(int k) {
+    return ends[k];
+  }
+
+  public int length(int k) {
+    return end(k) - start(k);
+  }
+
+  public long seq(int k) {
+    return firstSeq + k;
+  }
+
+  public long timestampMillis(int k) {
+    return timestamps[k];
+  }
+
+  /** Replaces the timestamp of line {@code k}, e.g. when a timestamp mode maps it. */
+  public void setTimestampMillis(int k, long millis) {
+    timestamps[k] = millis;
+  }
+
+  public int stream(int k) {
+    return streams[k];
+  }
+
+  public String lineAsString(int k) {
+    return new String(data, start(k), length(k), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Makes room for {@code bytes} more bytes and returns the offset to write them at; the caller
+   * then writes into {@link #data()} and calls {@link #commitLine}.
+   */
+  public int reserve(int bytes) {
+    if (size + bytes > data.length) {
+      data = Arrays.copyOf(data, Math.max(data.length * 2, size + bytes));
+    }
+    return size;
+  }
+
+  /** Closes the line that ends at {@code endOffset} (bytes written since the last line). */
+  public void commitLine(int endOffset, long timestampMillis, int stream) {
+    if (count == ends.length) {
+      int n = ends.length * 2;
+      ends = Arrays.copyOf(ends, n);
+      timestamps = Arrays.copyOf(timestamps, n);
+      streams = Arrays.copyOf(streams, n);
+    }
+    ends[count] = endOffset;
+    timestamps[count] = timestampMillis;
+    streams[count] = stream;
+    size = endOffset;
+    count++;
+  }
+
+  /** Appends a whole line from a byte array. */
+  public void append(byte[] src, int off, int len, long timestampMillis, int stream) {
+    int at = reserve(len);
+    System.arraycopy(src, off, data, at, len);
+    commitLine(at + len, timestampMillis, stream);
+  }
+
+  /** A copy holding exactly this batch's content (for emitting downstream). */
+  public LineBatch copy() {
+    LineBatch c = new LineBatch(Math.max(1, count), Math.max(16, size));
+    c.batchId = batchId;
+    c.firstSeq = firstSeq;
+    c.count = count;
+    c.size = size;
+    System.arraycopy(data, 0, c.data, 0, size);
+    System.arraycopy(ends, 0, c.ends, 0, count);
+    System.arraycopy(timestamps, 0, c.timestamps, 0, count);
+    System.arraycopy(streams, 0, c.streams, 0, count);
+    return c;
+  }
+
+  /**
+   * The line's distinct nanosecond timestamp: its millisecond plus an offset from 1 to 999,999
+   * taken from the sequence id, so it never sits on a whole millisecond (window boundaries) and
+   * two lines of one millisecond never share it (Loki drops lines identical in timestamp, labels
+   * and text). Lines of one millisecond are consecutive, and there are fewer than 999,999 of them.
+   */
+  public static long distinctNanos(long timestampMillis, long seq) {
+    return timestampMillis * 1_000_000L + 1 + Math.floorMod(seq, 999_999L);
+  }
+
+  public long timestampNanos(int k) {
+    return distinctNanos(timestamps[k], seq(k));
+  }
+}

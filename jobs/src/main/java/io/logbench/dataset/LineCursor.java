@@ -1,0 +1,16 @@
+package io.logbench.dataset;
+
+/**
+ * Makes a dataset's lines one after another from some index. Not thread-safe: one per reader.
+ */
+public interface LineCursor {
+
+  /** Index of the line the next call to {@link #next} appends. */
+  long position();
+
+  /** Moves forward to {@code index} (which must not be before {@link #position()}). */
+  void skipTo(long index);
+
+  /** Appends the line at {@link #position()} to {@code batch} and moves on by one line. */
+  void next(LineBatch batch);
+}
