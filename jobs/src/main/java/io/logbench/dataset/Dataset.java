@@ -37,4 +37,36 @@ public interface Dataset extends Serializable {
 
   /** A new cursor positioned at {@code fromIndex}; cursors are not thread-safe. */
   LineCursor cursor(long fromIndex);
+
+  /**
+   * A small serializable hint from which {@link #cursor(long, Serializable)} starts at {@code
+   * index} without replaying earlier lines (for example a random generator's state), computed
+   * where the dataset has already done that work and shipped with a split; null when {@link
+   * #cursor(long)} is cheap anyway.
+   */
+  default Serializable resumeToken(long index) {
+    return null;
+  }
+
+  /** A cursor at {@code fromIndex}, started from a {@link #resumeToken} made for that index. */
+  default LineCursor cursor(long fromIndex, Serializable resumeToken) {
+    return cursor(fromIndex);
+  }
+
+  /** Total bytes of lines [from, to) (no separators), by making them unless a dataset knows better. */
+  default long byteSize(long from, long to) {
+    LineCursor cursor = cursor(from);
+    LineBatch batch = new LineBatch(1024, 256 * 1024);
+    long bytes = 0;
+    for (long i = from; i < to; ) {
+      batch.reset(0, i);
+      int n = (int) Math.min(1024, to - i);
+      for (int k = 0; k < n; k++) {
+        cursor.next(batch);
+      }
+      bytes += batch.byteSize();
+      i += n;
+    }
+    return bytes;
+  }
 }
