@@ -122,13 +122,14 @@ public final class AppJsonDataset implements Dataset {
 
   @Override
   public long countBefore(long epochMillis) {
+    // Compared before subtracting, so extreme instants cannot overflow.
+    if (epochMillis <= startMillis) {
+      return 0;
+    }
     if (epochMillis >= endMillis()) {
       return lines;
     }
     long d = epochMillis - startMillis;
-    if (d <= 0) {
-      return 0;
-    }
     // floor(i * 1000 / rate) < d  <=>  i * 1000 < d * rate  <=>  i < ceil(d * rate / 1000).
     return Math.min(lines, (d * rate + 999) / 1000);
   }
