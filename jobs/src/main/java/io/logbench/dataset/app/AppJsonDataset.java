@@ -184,7 +184,9 @@ public final class AppJsonDataset implements Dataset {
   }
 
   private int pick(long index) {
-    return (int) Long.remainderUnsigned(mix64(seed ^ (index * GOLDEN_GAMMA)), poolSize);
+    // splitmix64 output number index + 1 of a generator seeded with seed: line 0 of seed 0 does
+    // not hash the all-zero input.
+    return (int) Long.remainderUnsigned(mix64(seed + (index + 1) * GOLDEN_GAMMA), poolSize);
   }
 
   /** The splitmix64 finalizer. */

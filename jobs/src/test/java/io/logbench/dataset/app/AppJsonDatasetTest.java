@@ -162,8 +162,15 @@ class AppJsonDatasetTest {
   void poolEntriesAreDrawnFromTheWholeRange() {
     AppJsonDataset d = dataset(0, 100_000);
     boolean[] seen = new boolean[d.poolSize()];
+    int[] paths = new int[5];
     for (long i = 0; i < 100_000; i++) {
-      seen[d.poolIndex(i)] = true;
+      int j = d.poolIndex(i);
+      seen[j] = true;
+      paths[j % 5]++;
+    }
+    // Each path is a fifth of the lines; 19k..21k is over six standard deviations wide.
+    for (int c : paths) {
+      assertThat(c).isBetween(19_000, 21_000);
     }
     int count = 0;
     for (boolean s : seen) {
