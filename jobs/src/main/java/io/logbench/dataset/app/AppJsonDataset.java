@@ -6,6 +6,7 @@ import io.logbench.dataset.LineCursor;
 import java.io.ObjectStreamException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 
 /**
  * The {@code app-json} dataset: the JSON lines of seed 000's k6 load test, as a pure function of
@@ -173,10 +174,11 @@ public final class AppJsonDataset implements Dataset {
 
   /** The bytes of line {@code index}, for naming one line; use a cursor for many. */
   public byte[] line(long index) {
+    checkIndex(index);
     LineBatch batch = new LineBatch(1, maxLineBytes);
     Cursor cursor = new Cursor(index);
     cursor.next(batch);
-    return java.util.Arrays.copyOf(batch.data(), batch.byteSize());
+    return Arrays.copyOf(batch.data(), batch.byteSize());
   }
 
   AppJsonPool pool() {

@@ -305,6 +305,9 @@ class AppJsonDatasetTest {
     assertThatThrownBy(() -> d.cursor(11))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("A cursor must start within [0, 10], got 11.");
+    assertThatThrownBy(() -> d.line(-1))
+        .isInstanceOf(IndexOutOfBoundsException.class)
+        .hasMessage("Line -1 is outside [0, 10) of the app-json dataset.");
     assertThatThrownBy(() -> d.timestampMillis(10))
         .isInstanceOf(IndexOutOfBoundsException.class)
         .hasMessage("Line 10 is outside [0, 10) of the app-json dataset.");
