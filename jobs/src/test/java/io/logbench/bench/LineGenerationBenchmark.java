@@ -4,6 +4,7 @@ import io.logbench.dataset.Dataset;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import io.logbench.dataset.app.AppJsonDataset;
+import io.logbench.dataset.nginx.NginxMonthDataset;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -37,20 +38,21 @@ public class LineGenerationBenchmark {
   /** Large enough that no run reaches the end, so a cursor never has to restart. */
   static final long LINES = 1L << 40;
 
-  // Dataset kinds; the nginx-month ones are added here as they land (see datasetFor).
-  @Param({"app-json"})
+  @Param({"app-json", "nginx-month-python-compatible", "nginx-month-fast"})
   public String dataset;
 
-  @Param({"0"})
+  @Param({"8"})
   public long seed;
 
+  private Dataset source;
   private LineCursor cursor;
   private LineBatch batch;
   private long batchId;
 
   @Setup(Level.Trial)
   public void setUp() {
-    cursor = datasetFor(dataset, seed).cursor(0);
+    source = datasetFor(dataset, seed);
+    cursor = source.cursor(0);
     batch = new LineBatch(BATCH_LINES, 64 * 1024);
   }
 
@@ -58,9 +60,10 @@ public class LineGenerationBenchmark {
     switch (kind) {
       case "app-json":
         return AppJsonDataset.builder().seed(seed).lines(LINES).build();
-      // ---- nginx-month: not implemented here (io.logbench.dataset.nginx, another worktree).
-      // Add "nginx-month-python-compatible" and "nginx-month-fast" to @Param above and a case
-      // for each that builds the dataset in that mode with the given seed.
+      case "nginx-month-python-compatible":
+        return new NginxMonthDataset(seed, NginxMonthDataset.Mode.PYTHON_COMPATIBLE);
+      case "nginx-month-fast":
+        return new NginxMonthDataset(seed, NginxMonthDataset.Mode.FAST);
       default:
         throw new IllegalArgumentException("Unknown dataset kind for the benchmark: " + kind + ".");
     }
@@ -69,6 +72,9 @@ public class LineGenerationBenchmark {
   @Benchmark
   @OperationsPerInvocation(BATCH_LINES)
   public LineBatch fillBatch() {
+    if (cursor.position() + BATCH_LINES > source.size()) {
+      cursor = source.cursor(0); // nginx-month ends after 712,743,010 lines
+    }
     batch.reset(batchId++, cursor.position());
     for (int k = 0; k < BATCH_LINES; k++) {
       cursor.next(batch);

@@ -1,0 +1,117 @@
+package io.logbench.job;
+
+import io.logbench.dataset.Dataset;
+import io.logbench.sink.files.ChunkWriter;
+import io.logbench.sink.files.FileChunk;
+import io.logbench.sink.files.SeedLayout.LayoutFile;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * The {@code dataset} job: writes a dataset (or a time slice of it) in the seed's file layout.
+ * Files are created at their final size first; then parallel tasks write chunks of whole minutes
+ * at known offsets, and the client follows the chunks as they finish.
+ */
+public final class DatasetJob {
+
+  private final Dataset dataset;
+  private final Path dir;
+  private final List<LayoutFile> files;
+
+  public DatasetJob(Dataset dataset, Path dir, List<LayoutFile> files) {
+    this.dataset = dataset;
+    this.dir = dir;
+    this.files = files;
+  }
+
+  /** What was written. */
+  public record Result(long lines, long bytes, int files, int chunks) {}
+
+  /** Progress after each finished chunk. */
+  public record Progress(int chunksDone, int chunks, long linesDone, long lines, long bytesDone) {}
+
+  /** Runs the job on {@code env}, reporting progress after every finished chunk. */
+  public Result run(StreamExecutionEnvironment env, Consumer<Progress> progress) throws Exception {
+    Files.createDirectories(dir);
+    List<FileChunk> chunks = new ArrayList<>();
+    long lines = 0;
+    long bytes = 0;
+    for (LayoutFile f : files) {
+      try (RandomAccessFile raf = new RandomAccessFile(dir.resolve(f.name()).toFile(), "rw")) {
+        raf.setLength(0);
+        raf.setLength(f.size());
+      }
+      for (FileChunk c : f.chunks()) {
+        // the client has the generator states already; tasks then skip nothing
+        chunks.add(c.withResumeToken(dataset.resumeToken(c.firstLine())));
+      }
+      lines += f.lines();
+      bytes += f.size();
+    }
+    long linesDone = 0;
+    long bytesDone = 0;
+    int done = 0;
+    try (CloseableIterator<Long> finished =
+        env.fromSequence(0, chunks.size() - 1)
+            .setParallelism(1)
+            .name("chunks")
+            .rebalance()
+            .map(new WriteChunk(dataset, dir.toAbsolutePath().toString(), chunks))
+            .name("write seed layout")
+            .returns(Types.LONG)
+            .executeAndCollect("logbench dataset")) {
+      while (finished.hasNext()) {
+        FileChunk c = chunks.get(Math.toIntExact(finished.next()));
+        done++;
+        linesDone += c.lines();
+        bytesDone += c.size();
+        progress.accept(new Progress(done, chunks.size(), linesDone, lines, bytesDone));
+      }
+    }
+    if (done != chunks.size()) {
+      throw new IllegalStateException("Only " + done + " of " + chunks.size() + " chunks were written.");
+    }
+    return new Result(lines, bytes, files.size(), chunks.size());
+  }
+
+  /** Writes the chunk with the index it receives and passes the index on. */
+  static final class WriteChunk extends RichMapFunction<Long, Long> {
+    private static final long serialVersionUID = 1L;
+    private final Dataset dataset;
+    private final String dir;
+    private final List<FileChunk> chunks;
+    private transient ChunkWriter writer;
+
+    WriteChunk(Dataset dataset, String dir, List<FileChunk> chunks) {
+      this.dataset = dataset;
+      this.dir = dir;
+      this.chunks = chunks;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+      writer = new ChunkWriter(dataset, Path.of(dir));
+    }
+
+    @Override
+    public Long map(Long index) {
+      try {
+        writer.write(chunks.get(Math.toIntExact(index)));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return index;
+    }
+  }
+}
