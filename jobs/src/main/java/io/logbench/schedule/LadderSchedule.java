@@ -53,6 +53,10 @@ public final class LadderSchedule implements Schedule {
   private final BigInteger[] atRampStart;
   private final BigInteger[] atHoldStart;
   private final BigInteger[] atStepEnd;
+  // Fast path: when a hold starts on a whole line n0, its lines n0..last are due at
+  // holdStart + floor((i - n0) * 1e9 / rate), in long arithmetic (first is -1 otherwise).
+  private final long[] holdFirstLine;
+  private final long[] holdLastLine;
 
   /**
    * A ladder over {@code stepRates} (lines per second, each above 0).
@@ -111,6 +115,13 @@ public final class LadderSchedule implements Schedule {
       acc = acc.add(holdArea(b, holdNanos));
       atStepEnd[j] = acc;
     }
+    this.holdFirstLine = new long[k];
+    this.holdLastLine = new long[k];
+    for (int j = 0; j < k; j++) {
+      BigInteger[] qr = atHoldStart[j].divideAndRemainder(scale);
+      holdFirstLine[j] = qr[1].signum() == 0 ? qr[0].longValueExact() : -1;
+      holdLastLine[j] = atStepEnd[j].divide(scale).longValueExact();
+    }
     // #{i : t_i < end} = ceil(N(end)).
     this.ladderLines = Exact.ceilDiv(acc, scale).longValueExact();
     this.lines = Math.min(datasetLines, ladderLines);
@@ -156,6 +167,11 @@ public final class LadderSchedule implements Schedule {
   public long dueNanos(long index) {
     if (index < 0) {
       throw new IllegalArgumentException("A line index cannot be negative, but was " + index + ".");
+    }
+    int h = firstHoldEndingAtOrAfter(index);
+    if (h < rates.length && holdFirstLine[h] >= 0 && index >= holdFirstLine[h]) {
+      return rampStart(h) + rampNanos
+          + Exact.mulDivFloor(index - holdFirstLine[h], Exact.NANOS_PER_SECOND, rates[h]);
     }
     BigInteger target = scale.multiply(BigInteger.valueOf(index));
     int j = firstStepEndingAtOrAfter(target);
@@ -235,6 +251,20 @@ public final class LadderSchedule implements Schedule {
 
   private long rampStart(int j) {
     return j * (rampNanos + holdNanos);
+  }
+
+  private int firstHoldEndingAtOrAfter(long index) {
+    int lo = 0;
+    int hi = rates.length;
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (holdLastLine[mid] < index) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
   }
 
   private int firstStepEndingAtOrAfter(BigInteger target) {
