@@ -17,7 +17,11 @@ public interface Timeline extends Serializable {
   /** Lines in the run. */
   long lines();
 
-  /** Timestamp of line {@code index}, whose own dataset time is {@code datasetMillis}. */
+  /**
+   * Timestamp of line {@code index}, whose own dataset time is {@code datasetMillis}. The index
+   * is run-relative (0 for the run's first line, like {@link Schedule#dueNanos}), not the
+   * dataset's.
+   */
   long lineMillis(long index, long datasetMillis, long runStartMillis);
 
   /** Number of the run's lines whose timestamp is strictly before {@code epochMillis}. */
