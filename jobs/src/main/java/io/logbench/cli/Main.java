@@ -1,8 +1,65 @@
 package io.logbench.cli;
 
-/** Command-line entry point. */
+import io.logbench.config.ConfigException;
+import java.io.PrintStream;
+import java.util.Arrays;
+
+/**
+ * The command line: {@code java -jar logbench.jar <command> ...}. Exit codes: 0 done, 1 the run
+ * failed, 2 the command line or the run file is wrong (nothing ran).
+ */
 public final class Main {
+
+  static final String USAGE =
+      String.join(
+          "\n",
+          "usage: logbench <command> [arguments]",
+          "",
+          "commands:",
+          "  plan CONFIG [--window DURATION] [--csv] [--start TIME]",
+          "      total lines and bytes, duration, and the exact line count of every window",
+          "  dataset CONFIG --out DIR [--from TIME] [--until TIME] [--parallelism N]",
+          "      write the dataset (or a time slice) as files in the seed's layout, on Flink",
+          "  help",
+          "",
+          "CONFIG is a YAML run file such as config/quickstart.yaml; TIME is ISO-8601 with an",
+          "offset (2021-05-01T00:00:00-03:00); DURATION is like 1m, 5m, 1h or 1d.");
+
+  private Main() {}
+
   public static void main(String[] args) {
-    System.out.println("logbench");
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs a command and returns its exit code. */
+  public static int run(String[] args, PrintStream out, PrintStream err) {
+    if (args.length == 0 || args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h")) {
+      (args.length == 0 ? err : out).println(USAGE);
+      return args.length == 0 ? 2 : 0;
+    }
+    String[] rest = Arrays.copyOfRange(args, 1, args.length);
+    try {
+      switch (args[0]) {
+        case "plan" -> PlanCommand.run(rest, out);
+        case "dataset" -> DatasetCommand.run(rest, out, err);
+        default -> throw new UsageException("unknown command " + args[0] + "; expected plan, dataset or help.");
+      }
+      return 0;
+    } catch (UsageException e) {
+      err.println("logbench: " + e.getMessage());
+      err.println("run 'logbench help' for the commands and their arguments.");
+      return 2;
+    } catch (ConfigException e) {
+      err.println("logbench: " + e.getMessage());
+      return 2;
+    } catch (Exception e) {
+      err.println("logbench: " + args[0] + " failed: " + e);
+      Throwable cause = e.getCause();
+      while (cause != null) {
+        err.println("  caused by: " + cause);
+        cause = cause.getCause();
+      }
+      return 1;
+    }
   }
 }

@@ -119,7 +119,8 @@ public final class ConfigLoader {
         : null;
     int streams = (int) d.integer("streams", 20, 1, 100_000, "a number of streams from 1 to 100000");
     Instant start = d.instant("start");
-    double rate = d.number("rate", 10_000, 0, "the dataset's own rate in lines per second, greater than 0");
+    long rate = d.integer("rate", 10_000, 1, 1_000_000_000_000L,
+        "the dataset's own rate, a whole number of lines per second greater than 0");
     return new DatasetSpec(kind, null, seed, null, null, lines, streams,
         start == null ? APP_JSON_START : start, rate);
   }
@@ -155,6 +156,12 @@ public final class ConfigLoader {
       case ScheduleSpec.LADDER -> {
         s.allowOnly("kind", "steps", "ramp", "hold", "step");
         List<Double> steps = s.numbers("steps", ScheduleSpec.DEFAULT_STEPS, 0, "lines per second, greater than 0");
+        for (int i = 0; i < steps.size(); i++) {
+          if (steps.get(i) != Math.rint(steps.get(i))) {
+            throw ConfigException.invalid(s.path() + ".steps[" + i + "]", steps.get(i),
+                "a whole number of lines per second, greater than 0");
+          }
+        }
         Duration ramp = s.duration("ramp", ScheduleSpec.DEFAULT_RAMP, true);
         if (s.has("step") && s.has("hold")) {
           throw new ConfigException(s.path() + ".step and " + s.path()

@@ -1,0 +1,111 @@
+package io.logbench.cli;
+
+import io.logbench.config.ConfigLoader;
+import io.logbench.config.RunConfig;
+import io.logbench.dataset.Dataset;
+import io.logbench.job.DatasetJob;
+import io.logbench.job.FlinkEnvironments;
+import io.logbench.plan.RunPlan;
+import io.logbench.sink.files.SeedLayout;
+import io.logbench.sink.files.SeedLayout.LayoutFile;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * {@code dataset CONFIG --out DIR [--from TIME] [--until TIME] [--parallelism N]}: writes the
+ * run's lines (or a time slice of them, by their own time) in the seed's file layout, in
+ * parallel on Flink, with a progress line.
+ */
+final class DatasetCommand {
+
+  /** Most lines per chunk: enough work per task, small enough to spread a day over the tasks. */
+  static final long MAX_CHUNK_LINES = 1L << 20;
+
+  /** Chunk size for a slice: about four chunks per task, at least 50,000 lines. */
+  static long chunkLines(long lines, int parallelism) {
+    return Math.max(50_000L, Math.min(MAX_CHUNK_LINES, lines / (4L * parallelism)));
+  }
+
+  private DatasetCommand() {}
+
+  static void run(String[] argv, PrintStream out, PrintStream err) throws Exception {
+    Args args = Args.parse("dataset", argv, Set.of(),
+        Set.of("--out", "--from", "--until", "--parallelism"));
+    Path file = Path.of(args.positional(0, "the run file (CONFIG)"));
+    args.expectPositionals(1);
+    if (args.option("--out") == null) {
+      throw new UsageException("dataset: missing --out DIR, the directory the files go to.");
+    }
+    Path dir = Path.of(args.option("--out"));
+    RunConfig config = ConfigLoader.load(file);
+    RunPlan plan = RunPlan.of(config);
+    Dataset dataset = plan.dataset();
+
+    // the run's own span, by the dataset's time, on whole minutes
+    long runFrom = floorMinute(dataset.timestampMillis(plan.firstIndex()));
+    long runUntil = plan.lines() == 0 ? runFrom
+        : ceilMinute(dataset.timestampMillis(plan.firstIndex() + plan.lines() - 1) + 1);
+    long from = slice(args, "--from", runFrom, runFrom, runUntil);
+    long until = slice(args, "--until", runUntil, runFrom, runUntil);
+    if (until <= from) {
+      throw new UsageException("dataset: --until " + Format.time(until, config.zone())
+          + " is not after --from " + Format.time(from, config.zone()) + ".");
+    }
+    int parallelism = args.integer("--parallelism", config.parallelism(), 1);
+
+    long t0 = System.nanoTime();
+    long lines = dataset.countBefore(until) - dataset.countBefore(from);
+    List<LayoutFile> files =
+        SeedLayout.plan(dataset, config.zone(), from, until, chunkLines(lines, parallelism));
+    long sized = System.nanoTime();
+    err.printf(Locale.ROOT, "dataset: %s lines in %d files, %s, laid out in %.1f s%n",
+        Format.count(files.stream().mapToLong(LayoutFile::lines).sum()), files.size(),
+        Format.bytes(files.stream().mapToLong(LayoutFile::size).sum()), (sized - t0) / 1e9);
+
+    long[] lastPrint = {0};
+    DatasetJob.Result result =
+        new DatasetJob(dataset, dir, files)
+            .run(
+                FlinkEnvironments.create(parallelism),
+                p -> {
+                  long now = System.nanoTime();
+                  if (now - lastPrint[0] >= 1_000_000_000L || p.chunksDone() == p.chunks()) {
+                    lastPrint[0] = now;
+                    double seconds = (now - sized) / 1e9;
+                    err.printf(Locale.ROOT, "dataset: %5.1f%%  %s/%s lines  %s  %s lines/s%n",
+                        100.0 * p.linesDone() / Math.max(1, p.lines()), Format.count(p.linesDone()),
+                        Format.count(p.lines()), Format.bytes(p.bytesDone()),
+                        Format.rate(p.linesDone() / Math.max(seconds, 1e-9)));
+                  }
+                });
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    out.printf(Locale.ROOT, "wrote %s lines (%s) in %d files under %s in %.1f s (%s lines/s), %d chunks, parallelism %d%n",
+        Format.count(result.lines()), Format.bytes(result.bytes()), result.files(), dir, seconds,
+        Format.rate(result.lines() / seconds), result.chunks(), parallelism);
+  }
+
+  private static long slice(Args args, String name, long fallback, long min, long max) {
+    Instant t = args.time(name);
+    if (t == null) {
+      return fallback;
+    }
+    long ms = t.toEpochMilli();
+    if (ms % 60_000 != 0 || ms < min || ms > max) {
+      throw new UsageException("dataset: " + name + " " + t + " is not valid; expected a whole minute within the run's span, "
+          + Instant.ofEpochMilli(min) + " to " + Instant.ofEpochMilli(max) + ".");
+    }
+    return ms;
+  }
+
+  private static long floorMinute(long ms) {
+    return Math.floorDiv(ms, 60_000L) * 60_000L;
+  }
+
+  private static long ceilMinute(long ms) {
+    return -Math.floorDiv(-ms, 60_000L) * 60_000L;
+  }
+}

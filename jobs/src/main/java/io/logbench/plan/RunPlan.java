@@ -1,0 +1,140 @@
+package io.logbench.plan;
+
+import io.logbench.config.DatasetSpec;
+import io.logbench.config.RunConfig;
+import io.logbench.config.ScheduleSpec;
+import io.logbench.dataset.Dataset;
+import io.logbench.dataset.app.AppJsonDataset;
+import io.logbench.dataset.nginx.NginxMonthDataset;
+import io.logbench.schedule.ConstantRateSchedule;
+import io.logbench.schedule.ExpectedCounts;
+import io.logbench.schedule.LadderSchedule;
+import io.logbench.schedule.ReplaySchedule;
+import io.logbench.schedule.Schedule;
+import io.logbench.schedule.Timeline;
+import io.logbench.schedule.Timelines;
+import io.logbench.schedule.UnpacedSchedule;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * A run file made concrete: the dataset, the lines of it the run sends ({@code [firstIndex,
+ * firstIndex + lines)}), the schedule and the timeline. Everything a job or a count needs
+ * follows from it, and nothing in it depends on the wall clock but the run's start.
+ */
+public final class RunPlan {
+
+  private final RunConfig config;
+  private final Dataset dataset;
+  private final long firstIndex;
+  private final Schedule schedule;
+  private final Timeline timeline;
+
+  private RunPlan(RunConfig config, Dataset dataset, long firstIndex, Schedule schedule) {
+    this.config = config;
+    this.dataset = dataset;
+    this.firstIndex = firstIndex;
+    this.schedule = schedule;
+    this.timeline = Timelines.of(config.timestamps(), dataset, firstIndex, schedule);
+  }
+
+  /** The plan of a checked run file. */
+  public static RunPlan of(RunConfig config) {
+    DatasetSpec d = config.dataset();
+    ScheduleSpec s = config.schedule();
+    if (DatasetSpec.NGINX_MONTH.equals(d.kind())) {
+      NginxMonthDataset dataset = new NginxMonthDataset(d.seed(), d.mode());
+      long first = dataset.countBefore(d.from().toEpochMilli());
+      long lines = dataset.countBefore(d.until().toEpochMilli()) - first;
+      return new RunPlan(config, dataset, first, schedule(s, dataset, first, lines));
+    }
+    long lines = d.lines() != null ? d.lines() : scheduleBound(s);
+    AppJsonDataset dataset =
+        AppJsonDataset.builder()
+            .seed(d.seed())
+            .lines(lines)
+            .streams(d.streams())
+            .startMillis(d.start().toEpochMilli())
+            .rate((long) d.rate())
+            .build();
+    return new RunPlan(config, dataset, 0, schedule(s, dataset, 0, lines));
+  }
+
+  /** Lines an app-json run has when only its schedule bounds it. */
+  private static long scheduleBound(ScheduleSpec s) {
+    if (ScheduleSpec.LADDER.equals(s.kind())) {
+      return ladder(s, AppJsonDataset.MAX_LINES).ladderLines();
+    }
+    return constantLines(s, AppJsonDataset.MAX_LINES);
+  }
+
+  private static long constantLines(ScheduleSpec s, long lines) {
+    if (s.duration() == null) {
+      return lines;
+    }
+    // lines due strictly before the end of the duration
+    return new ConstantRateSchedule(s.rate(), lines).dueBy(s.duration().toNanos() - 1);
+  }
+
+  private static LadderSchedule ladder(ScheduleSpec s, long lines) {
+    List<Long> steps = s.steps().stream().map(Double::longValue).toList();
+    return new LadderSchedule(steps, s.ramp(), s.hold(), lines);
+  }
+
+  private static Schedule schedule(ScheduleSpec s, Dataset dataset, long first, long lines) {
+    return switch (s.kind()) {
+      case ScheduleSpec.CONSTANT -> new ConstantRateSchedule(s.rate(), constantLines(s, lines));
+      case ScheduleSpec.LADDER -> ladder(s, lines);
+      case ScheduleSpec.REPLAY -> new ReplaySchedule(dataset, first, lines, s.speedup());
+      default -> new UnpacedSchedule(lines);
+    };
+  }
+
+  public RunConfig config() {
+    return config;
+  }
+
+  public Dataset dataset() {
+    return dataset;
+  }
+
+  /** Dataset index of the run's first line (its global sequence id). */
+  public long firstIndex() {
+    return firstIndex;
+  }
+
+  /** Lines the run sends. */
+  public long lines() {
+    return schedule.lines();
+  }
+
+  public Schedule schedule() {
+    return schedule;
+  }
+
+  public Timeline timeline() {
+    return timeline;
+  }
+
+  /** The schedule's length; zero when unpaced. */
+  public Duration duration() {
+    return Duration.ofNanos(schedule.durationNanos());
+  }
+
+  /** Exact expected counts of a run started at {@code runStartMillis}. */
+  public ExpectedCounts expectedCounts(long runStartMillis) {
+    return new ExpectedCounts(timeline, runStartMillis);
+  }
+
+  /** Time of the run's first and last line plus 1 ms: the span its windows must cover. */
+  public long[] span(long runStartMillis) {
+    if (lines() == 0) {
+      return new long[] {runStartMillis, runStartMillis};
+    }
+    long first = timeline.lineMillis(0, dataset.timestampMillis(firstIndex), runStartMillis);
+    long lastIndex = lines() - 1;
+    long last =
+        timeline.lineMillis(lastIndex, dataset.timestampMillis(firstIndex + lastIndex), runStartMillis);
+    return new long[] {first, last + 1};
+  }
+}
