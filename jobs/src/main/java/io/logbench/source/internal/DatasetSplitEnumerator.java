@@ -42,6 +42,13 @@ public final class DatasetSplitEnumerator implements SplitEnumerator<StripeSplit
     for (StripeSplit split : state.unassigned()) {
       unassigned.put(split.stripe(), split);
     }
+    if (state.started()) {
+      LOG.info(
+          "Dataset run restored: started at {} (epoch ms), {} of {} stripes unassigned.",
+          runStartMillis,
+          unassigned.size(),
+          stripes);
+    }
   }
 
   @Override
@@ -54,6 +61,7 @@ public final class DatasetSplitEnumerator implements SplitEnumerator<StripeSplit
 
   @Override
   public void addSplitsBack(List<StripeSplit> splits, int subtaskId) {
+    LOG.info("Stripes {} come back from failed subtask {}.", splits, subtaskId);
     for (StripeSplit split : splits) {
       unassigned.put(split.stripe(), split);
     }
