@@ -140,7 +140,8 @@ class DatasetSourceITCase {
   @Test
   void restoresFromACheckpointWithoutLosingOrChangingBatches() throws Exception {
     Dataset dataset = new TestDataset(3_000);
-    Schedule schedule = new ConstantRateSchedule(3_000, 1_500);
+    // Three seconds: room for a checkpoint to complete and a failure after it on a busy box.
+    Schedule schedule = new ConstantRateSchedule(3_000, 1_000);
     // Timestamps depend on the run start the enumerator picks, so a restore must keep it.
     Timeline timeline = new NowTimeline(schedule);
     int batchSize = 25;

@@ -57,7 +57,9 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
     this.plan = plan;
     this.timeline = plan.timeline();
     this.subtask = context.getIndexOfSubtask();
-    this.scratch = new LineBatch(plan.batchSize(), plan.batchSize() * 128);
+    // Room for typical lines up front; the batch grows if a dataset's lines are longer.
+    this.scratch =
+        new LineBatch(plan.batchSize(), (int) Math.min(1L << 20, plan.batchSize() * 128L));
     this.linesEmitted = context.metricGroup().counter(LINES_EMITTED);
     this.batchesEmitted = context.metricGroup().counter(BATCHES_EMITTED);
     context.metricGroup().gauge(SCHEDULE_LAG_MILLIS, (Gauge<Long>) () -> scheduleLagMillis);

@@ -55,8 +55,9 @@ final class FakeEnumeratorContext implements SplitEnumeratorContext<StripeSplit>
   public void assignSplits(SplitsAssignment<StripeSplit> assignment) {
     assignment
         .assignment()
-        .forEach((subtask, splits) -> assigned.computeIfAbsent(subtask, k -> new ArrayList<>())
-            .addAll(splits));
+        .forEach(
+            (subtask, splits) ->
+                assigned.computeIfAbsent(subtask, k -> new ArrayList<>()).addAll(splits));
   }
 
   @Override
