@@ -1,0 +1,116 @@
+package io.logbench.source;
+
+import io.logbench.dataset.Dataset;
+import io.logbench.schedule.Schedule;
+import io.logbench.schedule.Timeline;
+import io.logbench.source.internal.EnumeratorState;
+import io.logbench.source.internal.RunPlan;
+
+/**
+ * Builds a {@link DatasetSource}. Dataset, schedule and timeline are required; the rest default:
+ *
+ * <ul>
+ *   <li>{@link #firstIndex}: {@value #DEFAULT_FIRST_INDEX}, the dataset's first line;
+ *   <li>{@link #batchSize}: {@value #DEFAULT_BATCH_SIZE} lines, as the k6 script of seed 000;
+ *   <li>{@link #stripes}: the source's parallelism when the job first starts;
+ *   <li>{@link #runStartMillis}: the wall clock when the first reader registers.
+ * </ul>
+ */
+public final class DatasetSourceBuilder {
+
+  public static final long DEFAULT_FIRST_INDEX = 0;
+  public static final int DEFAULT_BATCH_SIZE = 100;
+
+  private Dataset dataset;
+  private long firstIndex = DEFAULT_FIRST_INDEX;
+  private Schedule schedule;
+  private Timeline timeline;
+  private int batchSize = DEFAULT_BATCH_SIZE;
+  private int stripes;
+  private long runStartMillis = EnumeratorState.NOT_STARTED;
+
+  DatasetSourceBuilder() {}
+
+  /** The dataset the lines come from. */
+  public DatasetSourceBuilder dataset(Dataset dataset) {
+    this.dataset = dataset;
+    return this;
+  }
+
+  /** Dataset index of the run's first line; the run covers {@code schedule.lines()} lines. */
+  public DatasetSourceBuilder firstIndex(long firstIndex) {
+    this.firstIndex = firstIndex;
+    return this;
+  }
+
+  /** When each line is due, indexed by run line ({@code seq - firstIndex}). */
+  public DatasetSourceBuilder schedule(Schedule schedule) {
+    this.schedule = schedule;
+    return this;
+  }
+
+  /** The timestamps lines carry, indexed by run line. */
+  public DatasetSourceBuilder timeline(Timeline timeline) {
+    this.timeline = timeline;
+    return this;
+  }
+
+  /** Lines per batch. */
+  public DatasetSourceBuilder batchSize(int batchSize) {
+    this.batchSize = batchSize;
+    return this;
+  }
+
+  /** Number of stripes; fixed for the run, so a job rescaled on restore keeps its batches. */
+  public DatasetSourceBuilder stripes(int stripes) {
+    this.stripes = stripes;
+    return this;
+  }
+
+  /** A fixed run start, epoch milliseconds (for tests and for runs that must start together). */
+  public DatasetSourceBuilder runStartMillis(long runStartMillis) {
+    this.runStartMillis = runStartMillis;
+    return this;
+  }
+
+  public DatasetSource build() {
+    sanityCheck();
+    return new DatasetSource(
+        new RunPlan(dataset, firstIndex, schedule, timeline, batchSize), stripes, runStartMillis);
+  }
+
+  private void sanityCheck() {
+    require(dataset != null, "A dataset source needs a dataset.");
+    require(schedule != null, "A dataset source needs a schedule.");
+    require(timeline != null, "A dataset source needs a timeline.");
+    require(batchSize > 0, "The batch size must be at least 1 line, not " + batchSize + ".");
+    require(stripes >= 0, "The number of stripes must be positive, not " + stripes + ".");
+    require(firstIndex >= 0, "The first index must not be negative, not " + firstIndex + ".");
+    long lines = schedule.lines();
+    require(lines >= 0, "The schedule has a negative number of lines: " + lines + ".");
+    require(
+        firstIndex + lines <= dataset.size(),
+        "The run covers dataset lines ["
+            + firstIndex
+            + ", "
+            + (firstIndex + lines)
+            + "), but dataset "
+            + dataset.name()
+            + " has only "
+            + dataset.size()
+            + " lines.");
+    require(
+        timeline.lines() == lines,
+        "The timeline covers "
+            + timeline.lines()
+            + " lines but the schedule sends "
+            + lines
+            + "; expected counts would be wrong.");
+  }
+
+  private static void require(boolean condition, String message) {
+    if (!condition) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+}

@@ -1,0 +1,151 @@
+package io.logbench.source;
+
+import io.logbench.dataset.LineBatch;
+import java.io.IOException;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * Flink serializer for {@link LineBatch}, compact because batches cross the network: the line
+ * bytes as they are, line lengths and stream ids as varints, timestamps as zig-zag varint deltas.
+ *
+ * <p>Layout: batchId, firstSeq (longs), count, byteSize (ints), the bytes, then per line its
+ * length, its timestamp (the first in full, the rest as deltas) and its stream.
+ */
+public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch> {
+
+  private static final long serialVersionUID = 1L;
+
+  public static final LineBatchSerializer INSTANCE = new LineBatchSerializer();
+
+  @Override
+  public boolean isImmutableType() {
+    return false;
+  }
+
+  @Override
+  public LineBatch createInstance() {
+    return new LineBatch();
+  }
+
+  @Override
+  public LineBatch copy(LineBatch from) {
+    return from.copy();
+  }
+
+  @Override
+  public LineBatch copy(LineBatch from, LineBatch reuse) {
+    return from.copy();
+  }
+
+  @Override
+  public int getLength() {
+    return -1;
+  }
+
+  @Override
+  public void serialize(LineBatch batch, DataOutputView out) throws IOException {
+    int count = batch.count();
+    out.writeLong(batch.batchId());
+    out.writeLong(batch.firstSeq());
+    out.writeInt(count);
+    out.writeInt(batch.byteSize());
+    out.write(batch.data(), 0, batch.byteSize());
+    long previous = 0;
+    for (int k = 0; k < count; k++) {
+      writeVarLong(out, batch.length(k));
+      long ts = batch.timestampMillis(k);
+      if (k == 0) {
+        out.writeLong(ts);
+      } else {
+        writeVarLong(out, zigZag(ts - previous));
+      }
+      previous = ts;
+      writeVarLong(out, zigZag(batch.stream(k)));
+    }
+  }
+
+  @Override
+  public LineBatch deserialize(DataInputView in) throws IOException {
+    long batchId = in.readLong();
+    long firstSeq = in.readLong();
+    int count = in.readInt();
+    int size = in.readInt();
+    if (count < 0 || size < 0) {
+      throw new IOException(
+          "Corrupt line batch: " + count + " lines of " + size + " bytes in batch " + batchId + ".");
+    }
+    LineBatch batch = new LineBatch(Math.max(1, count), size);
+    batch.reset(batchId, firstSeq);
+    int at = batch.reserve(size);
+    in.readFully(batch.data(), at, size);
+    int end = 0;
+    long ts = 0;
+    for (int k = 0; k < count; k++) {
+      end += (int) readVarLong(in);
+      ts = k == 0 ? in.readLong() : ts + unZigZag(readVarLong(in));
+      int stream = (int) unZigZag(readVarLong(in));
+      batch.commitLine(end, ts, stream);
+    }
+    if (end != size) {
+      throw new IOException(
+          "Corrupt line batch " + batchId + ": lines add up to " + end + " of " + size + " bytes.");
+    }
+    return batch;
+  }
+
+  @Override
+  public LineBatch deserialize(LineBatch reuse, DataInputView in) throws IOException {
+    return deserialize(in);
+  }
+
+  @Override
+  public void copy(DataInputView source, DataOutputView target) throws IOException {
+    serialize(deserialize(source), target);
+  }
+
+  @Override
+  public TypeSerializerSnapshot<LineBatch> snapshotConfiguration() {
+    return new LineBatchSerializerSnapshot();
+  }
+
+  private static long zigZag(long v) {
+    return (v << 1) ^ (v >> 63);
+  }
+
+  private static long unZigZag(long v) {
+    return (v >>> 1) ^ -(v & 1);
+  }
+
+  private static void writeVarLong(DataOutputView out, long v) throws IOException {
+    while ((v & ~0x7FL) != 0) {
+      out.writeByte((int) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    out.writeByte((int) v);
+  }
+
+  private static long readVarLong(DataInputView in) throws IOException {
+    long v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      byte b = in.readByte();
+      v |= (long) (b & 0x7F) << shift;
+      if ((b & 0x80) == 0) {
+        return v;
+      }
+    }
+    throw new IOException("Corrupt line batch: a varint runs over 64 bits.");
+  }
+
+  /** Snapshot of the (configuration-free) line batch serializer, for checkpoints and savepoints. */
+  public static final class LineBatchSerializerSnapshot
+      extends SimpleTypeSerializerSnapshot<LineBatch> {
+
+    public LineBatchSerializerSnapshot() {
+      super(() -> INSTANCE);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package io.logbench.source.internal;
+
+import io.logbench.dataset.Dataset;
+import io.logbench.schedule.Schedule;
+import io.logbench.schedule.Timeline;
+import java.io.Serializable;
+
+/**
+ * The immutable description of one source run: which dataset lines, on which schedule and
+ * timeline, cut into batches of which size; all batch arithmetic lives here.
+ */
+public final class RunPlan implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  private final Dataset dataset;
+  private final long firstIndex;
+  private final Schedule schedule;
+  private final Timeline timeline;
+  private final int batchSize;
+  private final long lines;
+  private final long batches;
+
+  public RunPlan(
+      Dataset dataset, long firstIndex, Schedule schedule, Timeline timeline, int batchSize) {
+    this.dataset = dataset;
+    this.firstIndex = firstIndex;
+    this.schedule = schedule;
+    this.timeline = timeline;
+    this.batchSize = batchSize;
+    this.lines = schedule.lines();
+    this.batches = (lines + batchSize - 1) / batchSize;
+  }
+
+  public Dataset dataset() {
+    return dataset;
+  }
+
+  /** Dataset index of run line 0, which is also its global sequence id. */
+  public long firstIndex() {
+    return firstIndex;
+  }
+
+  public Schedule schedule() {
+    return schedule;
+  }
+
+  public Timeline timeline() {
+    return timeline;
+  }
+
+  public int batchSize() {
+    return batchSize;
+  }
+
+  /** Lines in the run. */
+  public long lines() {
+    return lines;
+  }
+
+  /** Batches in the run; the last one may be short. */
+  public long batches() {
+    return batches;
+  }
+
+  /** Run-relative index of the first line of batch {@code b}. */
+  public long batchStart(long b) {
+    return b * batchSize;
+  }
+
+  /** Number of lines in batch {@code b}. */
+  public int batchLines(long b) {
+    return (int) (Math.min(batchStart(b) + batchSize, lines) - batchStart(b));
+  }
+
+  /** Offset from the run's start at which batch {@code b} is due: that of its first line. */
+  public long dueNanos(long b) {
+    return schedule.dueNanos(batchStart(b));
+  }
+
+  public boolean paced() {
+    return schedule.paced();
+  }
+}

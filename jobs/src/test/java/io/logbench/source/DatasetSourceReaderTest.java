@@ -1,0 +1,128 @@
+package io.logbench.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.logbench.dataset.LineBatch;
+import io.logbench.schedule.Schedule;
+import io.logbench.source.internal.DatasetSourceReader;
+import io.logbench.source.internal.RunPlan;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.core.io.InputStatus;
+import org.junit.jupiter.api.Test;
+
+/** Order, end of input, restore, pacing and metrics of the dataset source reader. */
+class DatasetSourceReaderTest {
+
+  private static final long START = 1_700_000_000_000L;
+
+  @Test
+  void emitsTheSmallestPendingBatchFirstAcrossItsStripes() throws Exception {
+    RunPlan plan = unpacedPlan(48, 5); // 10 batches, the last of 3 lines
+    CollectingOutput output = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(List.of(new StripeSplit(2, 3, 2, START), new StripeSplit(0, 3, 0, START)));
+
+      drain(reader, output);
+      assertThat(output.ids()).containsExactly(0L, 2L, 3L, 5L, 6L, 8L, 9L);
+      assertThat(reader.isAvailable()).isNotDone();
+
+      reader.notifyNoMoreSplits();
+      assertThat(reader.isAvailable()).isDone();
+      assertThat(reader.pollNext(output)).isEqualTo(InputStatus.END_OF_INPUT);
+    }
+    LineBatch last = output.batches.get(6);
+    assertThat(last.firstSeq()).isEqualTo(100 + 45);
+    assertThat(last.count()).isEqualTo(3);
+    assertThat(last.lineAsString(2)).isEqualTo("line-147");
+    assertThat(last.timestampMillis(2)).isEqualTo(TestDataset.START_MILLIS + 1_470);
+  }
+
+  @Test
+  void aRestoredReaderContinuesWhereTheSnapshotWas() throws Exception {
+    RunPlan plan = unpacedPlan(48, 5);
+    CollectingOutput straight = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(List.of(new StripeSplit(0, 2, 0, START), new StripeSplit(1, 2, 1, START)));
+      reader.notifyNoMoreSplits();
+      drain(reader, straight);
+    }
+
+    CollectingOutput first = new CollectingOutput();
+    List<StripeSplit> state;
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(List.of(new StripeSplit(0, 2, 0, START), new StripeSplit(1, 2, 1, START)));
+      for (int i = 0; i < 3; i++) {
+        reader.pollNext(first);
+      }
+      state = reader.snapshotState(1);
+    }
+    assertThat(state)
+        .containsExactlyInAnyOrder(new StripeSplit(0, 2, 4, START), new StripeSplit(1, 2, 3, START));
+
+    CollectingOutput rest = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(state);
+      reader.notifyNoMoreSplits();
+      drain(reader, rest);
+    }
+    List<String> resumed =
+        java.util.stream.Stream.concat(first.batches.stream(), rest.batches.stream())
+            .map(LineBatchSerializerTest::describe)
+            .toList();
+    assertThat(resumed)
+        .isEqualTo(straight.batches.stream().map(LineBatchSerializerTest::describe).toList());
+  }
+
+  @Test
+  void waitsForTheDueTimeOnATimerAndReportsMetrics() throws Exception {
+    Schedule schedule = new ConstantRateSchedule(20, 40);
+    long runStart = System.currentTimeMillis() + 200;
+    RunPlan plan =
+        new RunPlan(new TestDataset(20), 0, schedule, new NowTimeline(schedule), 10);
+    RecordingReaderContext context = new RecordingReaderContext();
+    CollectingOutput output = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, context)) {
+      reader.addSplits(List.of(new StripeSplit(0, 1, 0, runStart)));
+      reader.notifyNoMoreSplits();
+
+      for (long b = 0; b < 2; b++) {
+        assertThat(reader.pollNext(output)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+        CompletableFuture<Void> available = reader.isAvailable();
+        assertThat(available).isNotDone();
+        available.get(10, TimeUnit.SECONDS);
+        long dueMillis = runStart + schedule.dueNanos(b * 10) / 1_000_000L;
+        assertThat(System.currentTimeMillis()).isGreaterThanOrEqualTo(dueMillis - 1);
+        InputStatus status;
+        // The timer may fire a hair early by the wall clock; the reader then waits again.
+        while ((status = reader.pollNext(output)) == InputStatus.NOTHING_AVAILABLE) {
+          reader.isAvailable().get(10, TimeUnit.SECONDS);
+        }
+        assertThat(status).isEqualTo(InputStatus.MORE_AVAILABLE);
+        assertThat(output.ids()).hasSize((int) b + 1);
+      }
+      assertThat(reader.pollNext(output)).isEqualTo(InputStatus.END_OF_INPUT);
+    }
+    assertThat(output.batches.get(1).timestampMillis(0)).isEqualTo(runStart + 250);
+    assertThat(context.metrics.counters.get("linesEmitted").getCount()).isEqualTo(20);
+    assertThat(context.metrics.counters.get("batchesEmitted").getCount()).isEqualTo(2);
+    assertThat((Long) context.metrics.gauges.get("scheduleLagMillis").getValue())
+        .isBetween(0L, 5_000L);
+  }
+
+  private static RunPlan unpacedPlan(long lines, int batchSize) {
+    TestDataset dataset = new TestDataset(1_000);
+    Schedule schedule = ConstantRateSchedule.unpaced(lines);
+    return new RunPlan(
+        dataset, 100, schedule, new OriginalTimeline(dataset, 100, lines), batchSize);
+  }
+
+  private static void drain(DatasetSourceReader reader, CollectingOutput output)
+      throws Exception {
+    InputStatus status;
+    do {
+      status = reader.pollNext(output);
+    } while (status == InputStatus.MORE_AVAILABLE);
+  }
+}

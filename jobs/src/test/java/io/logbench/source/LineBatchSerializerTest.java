@@ -1,0 +1,141 @@
+package io.logbench.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.logbench.dataset.LineBatch;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.junit.jupiter.api.Test;
+
+/** Round trips of {@link LineBatchSerializer} and its snapshot. */
+class LineBatchSerializerTest {
+
+  private final LineBatchSerializer serializer = LineBatchSerializer.INSTANCE;
+
+  @Test
+  void roundTripKeepsEveryField() throws IOException {
+    LineBatch batch = new LineBatch(2, 16);
+    batch.reset(42, 4_200_000_000L);
+    append(batch, "first line", 1_620_000_000_123L, 0);
+    append(batch, "", 1_620_000_000_123L, 7);
+    append(batch, "héllo wörld, a longer line with UTF-8", 1_620_000_000_000L, 19);
+    append(batch, "x".repeat(5000), Long.MAX_VALUE / 2, Integer.MAX_VALUE);
+    append(batch, "negative time", -5, 3);
+
+    LineBatch back = roundTrip(batch);
+
+    assertThat(describe(back)).isEqualTo(describe(batch));
+    assertThat(back.timestampNanos(2)).isEqualTo(batch.timestampNanos(2));
+  }
+
+  @Test
+  void roundTripOfAnEmptyBatch() throws IOException {
+    LineBatch batch = new LineBatch();
+    batch.reset(7, 700);
+
+    LineBatch back = roundTrip(batch);
+
+    assertThat(back.batchId()).isEqualTo(7);
+    assertThat(back.firstSeq()).isEqualTo(700);
+    assertThat(back.count()).isZero();
+    assertThat(back.byteSize()).isZero();
+  }
+
+  @Test
+  void isCompactForTypicalBatches() throws IOException {
+    LineBatch batch = new LineBatch();
+    batch.reset(0, 0);
+    int bytes = 0;
+    for (int k = 0; k < 100; k++) {
+      String line = "line-" + k;
+      bytes += line.length();
+      append(batch, line, 1_620_000_000_000L + k * 10L, k % 20);
+    }
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    serializer.serialize(batch, out);
+    // Header 24 bytes, first timestamp 8, then about 3 bytes of metadata per line.
+    assertThat(out.length()).isLessThan(24 + bytes + 8 + 3 * 100 + 1);
+  }
+
+  @Test
+  void copiesBetweenViewsAndObjects() throws IOException {
+    LineBatch batch = sample();
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    serializer.serialize(batch, out);
+    DataOutputSerializer copied = new DataOutputSerializer(64);
+    serializer.copy(new DataInputDeserializer(out.getCopyOfBuffer()), copied);
+
+    assertThat(copied.getCopyOfBuffer()).isEqualTo(out.getCopyOfBuffer());
+    assertThat(describe(serializer.copy(batch))).isEqualTo(describe(batch));
+    assertThat(describe(serializer.copy(batch, new LineBatch()))).isEqualTo(describe(batch));
+  }
+
+  @Test
+  void snapshotRestoresACompatibleSerializer() throws IOException {
+    TypeSerializerSnapshot<LineBatch> snapshot = serializer.snapshotConfiguration();
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    TypeSerializerSnapshot.writeVersionedSnapshot(out, snapshot);
+
+    TypeSerializerSnapshot<LineBatch> read =
+        TypeSerializerSnapshot.readVersionedSnapshot(
+            new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
+
+    assertThat(read.restoreSerializer()).isEqualTo(serializer);
+    assertThat(
+            serializer
+                .snapshotConfiguration()
+                .resolveSchemaCompatibility(read)
+                .isCompatibleAsIs())
+        .isTrue();
+  }
+
+  @Test
+  void typeInfoGivesThisSerializer() {
+    TypeSerializer<LineBatch> s =
+        LineBatchTypeInfo.INSTANCE.createSerializer(new SerializerConfigImpl());
+    assertThat(s).isSameAs(serializer);
+    assertThat(LineBatchTypeInfo.INSTANCE.getTypeClass()).isEqualTo(LineBatch.class);
+  }
+
+  private LineBatch roundTrip(LineBatch batch) throws IOException {
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    serializer.serialize(batch, out);
+    serializer.serialize(batch, out);
+    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
+    LineBatch first = serializer.deserialize(in);
+    LineBatch second = serializer.deserialize(new LineBatch(), in);
+    assertThat(describe(second)).isEqualTo(describe(first));
+    assertThat(in.available()).isZero();
+    return first;
+  }
+
+  private static LineBatch sample() {
+    LineBatch batch = new LineBatch();
+    batch.reset(3, 300);
+    append(batch, "a", 10, 1);
+    append(batch, "bb", 20, 2);
+    return batch;
+  }
+
+  private static void append(LineBatch batch, String line, long ts, int stream) {
+    byte[] b = line.getBytes(StandardCharsets.UTF_8);
+    batch.append(b, 0, b.length, ts, stream);
+  }
+
+  /** Every field of a batch, as text, so two batches compare with a readable diff. */
+  static String describe(LineBatch batch) {
+    StringBuilder sb = new StringBuilder();
+    sb.append("batch ").append(batch.batchId()).append(" seq ").append(batch.firstSeq());
+    sb.append(" count ").append(batch.count()).append(" bytes ").append(batch.byteSize());
+    for (int k = 0; k < batch.count(); k++) {
+      sb.append('\n').append(batch.seq(k)).append(' ').append(batch.timestampMillis(k));
+      sb.append(" s").append(batch.stream(k)).append(' ').append(batch.lineAsString(k));
+    }
+    return sb.toString();
+  }
+}
