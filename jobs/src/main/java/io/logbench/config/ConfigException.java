@@ -13,11 +13,11 @@ public final class ConfigException extends RuntimeException {
   }
 
   /** "{@code path}: {@code value} is not valid; expected {@code expected}." */
-  static ConfigException invalid(String path, Object value, String expected) {
+  public static ConfigException invalid(String path, Object value, String expected) {
     return new ConfigException(path + ": " + show(value) + " is not valid; expected " + expected + ".");
   }
 
-  static ConfigException missing(String path, String expected) {
+  public static ConfigException missing(String path, String expected) {
     return new ConfigException(path + ": missing; expected " + expected + ".");
   }
 

@@ -13,18 +13,21 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** A mapping of a run file with its key path, for reading values with precise errors. */
-final class ConfigNode {
+/**
+ * A mapping of a run file with its key path, for reading values with precise errors (backend
+ * blocks read their own keys with it).
+ */
+public final class ConfigNode {
 
   private final JsonNode node;
   private final String path;
 
-  ConfigNode(JsonNode node, String path) {
+  public ConfigNode(JsonNode node, String path) {
     this.node = node;
     this.path = path;
   }
 
-  String path() {
+  public String path() {
     return path;
   }
 
@@ -33,7 +36,7 @@ final class ConfigNode {
   }
 
   /** Fails on any key not in {@code allowed}, naming it and the keys this mapping takes. */
-  ConfigNode allowOnly(String... allowed) {
+  public ConfigNode allowOnly(String... allowed) {
     Set<String> ok = new TreeSet<>(Arrays.asList(allowed));
     Iterator<String> names = node.fieldNames();
     while (names.hasNext()) {
@@ -46,13 +49,13 @@ final class ConfigNode {
     return this;
   }
 
-  boolean has(String key) {
+  public boolean has(String key) {
     JsonNode v = node.get(key);
     return v != null && !v.isNull();
   }
 
   /** A nested mapping; an absent one reads as empty. */
-  ConfigNode mapping(String key) {
+  public ConfigNode mapping(String key) {
     JsonNode v = node.get(key);
     if (v == null || v.isNull()) {
       return new ConfigNode(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode(), at(key));
@@ -63,7 +66,7 @@ final class ConfigNode {
     return new ConfigNode(v, at(key));
   }
 
-  String string(String key, String fallback) {
+  public String string(String key, String fallback) {
     JsonNode v = node.get(key);
     if (v == null || v.isNull()) {
       return fallback;
@@ -75,7 +78,7 @@ final class ConfigNode {
   }
 
   /** One of {@code choices}. */
-  String choice(String key, String fallback, String... choices) {
+  public String choice(String key, String fallback, String... choices) {
     String v = string(key, fallback);
     if (v == null) {
       throw ConfigException.missing(at(key), "one of " + String.join(", ", choices));
@@ -88,7 +91,7 @@ final class ConfigNode {
     throw ConfigException.invalid(at(key), v, "one of " + String.join(", ", choices));
   }
 
-  long integer(String key, long fallback, long min, long max, String what) {
+  public long integer(String key, long fallback, long min, long max, String what) {
     JsonNode v = node.get(key);
     if (v == null || v.isNull()) {
       return fallback;
@@ -103,7 +106,7 @@ final class ConfigNode {
     return n;
   }
 
-  double number(String key, double fallback, double minExclusive, String what) {
+  public double number(String key, double fallback, double minExclusive, String what) {
     JsonNode v = node.get(key);
     if (v == null || v.isNull()) {
       return fallback;
@@ -123,7 +126,7 @@ final class ConfigNode {
   }
 
   /** A list of numbers, each greater than {@code minExclusive}. */
-  List<Double> numbers(String key, List<Double> fallback, double minExclusive, String what) {
+  public List<Double> numbers(String key, List<Double> fallback, double minExclusive, String what) {
     JsonNode v = node.get(key);
     if (v == null || v.isNull()) {
       return fallback;
@@ -138,7 +141,7 @@ final class ConfigNode {
     return out;
   }
 
-  Duration duration(String key, Duration fallback, boolean allowZero) {
+  public Duration duration(String key, Duration fallback, boolean allowZero) {
     JsonNode v = node.get(key);
     if (v == null || v.isNull()) {
       return fallback;
@@ -151,7 +154,7 @@ final class ConfigNode {
     return d;
   }
 
-  Instant instant(String key) {
+  public Instant instant(String key) {
     JsonNode v = node.get(key);
     if (v == null || v.isNull()) {
       return null;
@@ -167,7 +170,7 @@ final class ConfigNode {
     }
   }
 
-  ZoneId zone(String key, ZoneId fallback) {
+  public ZoneId zone(String key, ZoneId fallback) {
     String v = string(key, null);
     if (v == null) {
       return fallback;
@@ -177,6 +180,35 @@ final class ConfigNode {
     } catch (RuntimeException e) {
       throw ConfigException.invalid(at(key), v, "a time zone such as UTC or America/Sao_Paulo");
     }
+  }
+
+  /** The raw node (for lists of mappings and other shapes the helpers above do not cover). */
+  public JsonNode raw() {
+    return node;
+  }
+
+  /** Mappings of a list under {@code key}, each with its path ({@code key[i]}). */
+  public List<ConfigNode> mappings(String key) {
+    JsonNode v = node.get(key);
+    List<ConfigNode> out = new ArrayList<>();
+    if (v == null || v.isNull()) {
+      return out;
+    }
+    if (!v.isArray()) {
+      throw ConfigException.invalid(at(key), scalar(v), "a list of mappings");
+    }
+    for (int i = 0; i < v.size(); i++) {
+      if (!v.get(i).isObject()) {
+        throw ConfigException.invalid(at(key) + "[" + i + "]", scalar(v.get(i)), "a mapping of keys");
+      }
+      out.add(new ConfigNode(v.get(i), at(key) + "[" + i + "]"));
+    }
+    return out;
+  }
+
+  /** The error for a value of {@code key} that is not what was expected. */
+  public ConfigException invalid(String key, Object value, String expected) {
+    return ConfigException.invalid(at(key), value, expected);
   }
 
   private static Object scalar(JsonNode v) {
