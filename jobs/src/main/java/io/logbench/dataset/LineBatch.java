@@ -16,6 +16,8 @@ public final class LineBatch {
   private long batchId;
 
   private long firstSeq;
+  /** Epoch nanoseconds the batch was due by its schedule (set by the source; 0 when unknown). */
+  private long scheduledNanos;
   private int count;
   private byte[] data;
   private int size;
@@ -40,6 +42,7 @@ public final class LineBatch {
     this.firstSeq = firstSeq;
     this.count = 0;
     this.size = 0;
+    this.scheduledNanos = 0;
   }
 
   public long batchId() {
@@ -48,6 +51,15 @@ public final class LineBatch {
 
   public long firstSeq() {
     return firstSeq;
+  }
+
+  /** Epoch nanoseconds the batch was due (latency is measured from here); 0 when unknown. */
+  public long scheduledNanos() {
+    return scheduledNanos;
+  }
+
+  public void setScheduledNanos(long scheduledNanos) {
+    this.scheduledNanos = scheduledNanos;
   }
 
   public int count() {
@@ -135,6 +147,7 @@ public final class LineBatch {
     LineBatch c = new LineBatch(Math.max(1, count), Math.max(16, size));
     c.batchId = batchId;
     c.firstSeq = firstSeq;
+    c.scheduledNanos = scheduledNanos;
     c.count = count;
     c.size = size;
     System.arraycopy(data, 0, c.data, 0, size);

@@ -12,7 +12,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * Flink serializer for {@link LineBatch}, compact because batches cross the network: the line
  * bytes as they are, line lengths and stream ids as varints, timestamps as zig-zag varint deltas.
  *
- * <p>Layout: batchId, firstSeq (longs), count, byteSize (ints), the bytes, then per line its
+ * <p>Layout: batchId, firstSeq, scheduledNanos (longs), count, byteSize (ints), the bytes, then per line its
  * length, its timestamp (the first in full, the rest as deltas) and its stream.
  */
 public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch> {
@@ -51,6 +51,7 @@ public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch
     int count = batch.count();
     out.writeLong(batch.batchId());
     out.writeLong(batch.firstSeq());
+    out.writeLong(batch.scheduledNanos());
     out.writeInt(count);
     out.writeInt(batch.byteSize());
     out.write(batch.data(), 0, batch.byteSize());
@@ -72,6 +73,7 @@ public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch
   public LineBatch deserialize(DataInputView in) throws IOException {
     long batchId = in.readLong();
     long firstSeq = in.readLong();
+    long scheduledNanos = in.readLong();
     int count = in.readInt();
     int size = in.readInt();
     if (count < 0 || size < 0) {
@@ -80,6 +82,7 @@ public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch
     }
     LineBatch batch = new LineBatch(Math.max(1, count), size);
     batch.reset(batchId, firstSeq);
+    batch.setScheduledNanos(scheduledNanos);
     int at = batch.reserve(size);
     in.readFully(batch.data(), at, size);
     int end = 0;

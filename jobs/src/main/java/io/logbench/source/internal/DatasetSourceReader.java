@@ -92,6 +92,10 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
       }
       stripes.poll();
       LineBatch batch = fill(head);
+      // latency counts from the due time, so a lagging source does not hide a slow backend
+      batch.setScheduledNanos(plan.paced()
+          ? head.runStartMillis * 1_000_000L + plan.dueNanos(head.nextBatch)
+          : WallClock.epochNanos());
       head.nextBatch += head.stripes;
       stripes.add(head);
       output.collect(batch);
