@@ -59,7 +59,7 @@ public final class ConfigLoader {
     } catch (JsonProcessingException e) {
       String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()
           + ", column " + e.getLocation().getColumnNr();
-      throw new ConfigException("not valid YAML" + where + ": " + e.getOriginalMessage());
+      throw new ConfigException("not valid YAML" + where + ": " + yamlMessage(e.getOriginalMessage()));
     }
     if (root == null || root.isMissingNode() || root.isNull()) {
       throw new ConfigException("empty run file; expected at least a dataset block.");
@@ -206,6 +206,22 @@ public final class ConfigLoader {
           "a number of lines: app-json has no end of its own unless the schedule is a ladder"
               + " or a constant rate with a duration");
     }
+  }
+
+  /** The parser's message on one line, without its echo of the input. */
+  private static String yamlMessage(String message) {
+    StringBuilder b = new StringBuilder();
+    for (String line : message.split("\\R")) {
+      String t = line.strip();
+      if (t.isEmpty() || t.equals("^") || t.startsWith("in 'reader'") || line.startsWith("    ")) {
+        continue;
+      }
+      if (b.length() > 0) {
+        b.append("; ");
+      }
+      b.append(t);
+    }
+    return b.toString();
   }
 
   /** A window must divide a day, so windows line up with days and files. */
