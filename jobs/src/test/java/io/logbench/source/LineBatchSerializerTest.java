@@ -38,8 +38,10 @@ class LineBatchSerializerTest {
     LineBatch batch = new LineBatch();
     batch.reset(7, 700);
 
+    batch.setScheduledNanos(1_620_000_000_123_456_789L);
     LineBatch back = roundTrip(batch);
 
+    assertThat(back.scheduledNanos()).isEqualTo(1_620_000_000_123_456_789L);
     assertThat(back.batchId()).isEqualTo(7);
     assertThat(back.firstSeq()).isEqualTo(700);
     assertThat(back.count()).isZero();
@@ -58,8 +60,9 @@ class LineBatchSerializerTest {
     }
     DataOutputSerializer out = new DataOutputSerializer(64);
     serializer.serialize(batch, out);
-    // Header 24 bytes, first timestamp 8, then about 3 bytes of metadata per line.
-    assertThat(out.length()).isLessThan(24 + bytes + 8 + 3 * 100 + 1);
+    // Header 32 bytes (three longs, two ints), first timestamp 8, then about 3 bytes of metadata
+    // per line.
+    assertThat(out.length()).isLessThan(32 + bytes + 8 + 3 * 100 + 1);
   }
 
   @Test
@@ -130,7 +133,8 @@ class LineBatchSerializerTest {
   /** Every field of a batch, as text, so two batches compare with a readable diff. */
   static String describe(LineBatch batch) {
     StringBuilder sb = new StringBuilder();
-    sb.append("batch ").append(batch.batchId()).append(" seq ").append(batch.firstSeq());
+    sb.append("batch ").append(batch.batchId()).append(" seq ").append(batch.firstSeq())
+        .append(" due ").append(batch.scheduledNanos());
     sb.append(" count ").append(batch.count()).append(" bytes ").append(batch.byteSize());
     for (int k = 0; k < batch.count(); k++) {
       sb.append('\n').append(batch.seq(k)).append(' ').append(batch.timestampMillis(k));
