@@ -44,7 +44,7 @@ public final class DatasetJob {
   /** Runs the job on {@code env}, reporting progress after every finished chunk. */
   public Result run(StreamExecutionEnvironment env, Consumer<Progress> progress) throws Exception {
     Files.createDirectories(dir);
-    List<FileChunk> chunks = new ArrayList<>();
+    List<FileChunk> planned = new ArrayList<>();
     long lines = 0;
     long bytes = 0;
     for (LayoutFile f : files) {
@@ -52,13 +52,13 @@ public final class DatasetJob {
         raf.setLength(0);
         raf.setLength(f.size());
       }
-      for (FileChunk c : f.chunks()) {
-        // the client has the generator states already; tasks then skip nothing
-        chunks.add(c.withResumeToken(dataset.resumeToken(c.firstLine())));
-      }
+      planned.addAll(f.chunks());
       lines += f.lines();
       bytes += f.size();
     }
+    // the client has the generator states at hand; with them the tasks skip nothing
+    List<FileChunk> chunks =
+        planned.parallelStream().map(c -> c.withResumeToken(dataset.resumeToken(c.firstLine()))).toList();
     long linesDone = 0;
     long bytesDone = 0;
     int done = 0;

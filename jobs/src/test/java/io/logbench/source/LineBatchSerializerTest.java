@@ -27,9 +27,11 @@ class LineBatchSerializerTest {
     append(batch, "x".repeat(5000), Long.MAX_VALUE / 2, Integer.MAX_VALUE);
     append(batch, "negative time", -5, 3);
 
+    batch.setScheduledNanos(1_620_000_000_999_000_001L);
     LineBatch back = roundTrip(batch);
 
     assertThat(describe(back)).isEqualTo(describe(batch));
+    assertThat(back.scheduledNanos()).isEqualTo(batch.scheduledNanos());
     assertThat(back.timestampNanos(2)).isEqualTo(batch.timestampNanos(2));
   }
 
@@ -133,8 +135,7 @@ class LineBatchSerializerTest {
   /** Every field of a batch, as text, so two batches compare with a readable diff. */
   static String describe(LineBatch batch) {
     StringBuilder sb = new StringBuilder();
-    sb.append("batch ").append(batch.batchId()).append(" seq ").append(batch.firstSeq())
-        .append(" due ").append(batch.scheduledNanos());
+    sb.append("batch ").append(batch.batchId()).append(" seq ").append(batch.firstSeq());
     sb.append(" count ").append(batch.count()).append(" bytes ").append(batch.byteSize());
     for (int k = 0; k < batch.count(); k++) {
       sb.append('\n').append(batch.seq(k)).append(' ').append(batch.timestampMillis(k));

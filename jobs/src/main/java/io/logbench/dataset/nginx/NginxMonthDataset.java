@@ -264,25 +264,29 @@ public final class NginxMonthDataset implements Dataset {
     if (from >= to) {
       return 0;
     }
+    ensureTables();
+    if (mode == Mode.FAST) {
+      long bytes = 0;
+      for (long i = from; i < to; i++) {
+        bytes += pathWeights[fastPathIndex(i)];
+      }
+      return bytes;
+    }
+    // whole minutes come from the skip pass; only partial minutes at the edges are made
     NginxPrelude p = prelude();
     int first = p.minuteOf(from);
     int last = p.minuteOf(to - 1);
-    if (first == last || mode == Mode.FAST) {
-      if (mode == Mode.FAST) {
-        ensureTables();
-        long bytes = 0;
-        for (long i = from; i < to; i++) {
-          bytes += pathWeights[fastPathIndex(i)];
-        }
-        return bytes;
+    long bytes = 0;
+    for (int m = first; m <= last; m++) {
+      long start = Math.max(from, p.linesBefore(m));
+      long end = Math.min(to, p.linesBefore(m + 1));
+      if (start == p.linesBefore(m) && end == p.linesBefore(m + 1)) {
+        bytes += minuteBytes(m);
+      } else if (end > start) {
+        bytes += Dataset.super.byteSize(start, end);
       }
-      return Dataset.super.byteSize(from, to);
     }
-    long bytes = Dataset.super.byteSize(from, p.linesBefore(first + 1));
-    for (int m = first + 1; m < last; m++) {
-      bytes += minuteBytes(m);
-    }
-    return bytes + Dataset.super.byteSize(p.linesBefore(last), to);
+    return bytes;
   }
 
   /** Byte length of the part after the time, per page number, for sizing (status is 3 bytes). */

@@ -177,45 +177,55 @@ public final class PythonRandom {
   /**
    * Skips {@code lines} lines of the script's loop, each two {@code choice} calls (over lists of
    * {@code n1} and {@code n2} entries), adding the second choice's {@code weights} into the
-   * returned sum (the byte length contributed by the chosen path, for sizing a slice).
+   * returned sum (the byte length contributed by the chosen path, for sizing a slice). The hot
+   * loop of the skip pass: it tempers a whole block of 624 words at once and then only compares.
    */
   public long skipPairs(long lines, int n1, int n2, int[] weights2) {
     final int s1 = Integer.numberOfLeadingZeros(n1);
     final int s2 = Integer.numberOfLeadingZeros(n2);
-    final long b1 = n1;
-    final long b2 = n2;
-    final int[] mt = this.mt;
+    final int[] out = this.block;
     int idx = mti;
+    if (idx < N) {
+      temperBlock(idx); // the rest of the current block, state unchanged
+    }
     long sum = 0;
     for (long l = 0; l < lines; l++) {
-      long r;
+      int r;
       do {
         if (idx >= N) {
-          mti = idx;
           twist();
+          temperBlock(0);
           idx = 0;
         }
-        r = (temper(mt[idx++]) & 0xffffffffL) >>> s1;
-      } while (r >= b1);
+        r = out[idx++] >>> s1;
+      } while (r >= n1);
       do {
         if (idx >= N) {
-          mti = idx;
           twist();
+          temperBlock(0);
           idx = 0;
         }
-        r = (temper(mt[idx++]) & 0xffffffffL) >>> s2;
-      } while (r >= b2);
-      sum += weights2[(int) r];
+        r = out[idx++] >>> s2;
+      } while (r >= n2);
+      sum += weights2[r];
     }
     mti = idx;
     return sum;
   }
 
-  private static int temper(int y) {
-    y ^= (y >>> 11);
-    y ^= (y << 7) & 0x9d2c5680;
-    y ^= (y << 15) & 0xefc60000;
-    y ^= (y >>> 18);
-    return y;
+  /** Tempered outputs of the current state, from {@code from} to the end of the block. */
+  private final int[] block = new int[N];
+
+  private void temperBlock(int from) {
+    final int[] mt = this.mt;
+    final int[] out = this.block;
+    for (int k = from; k < N; k++) {
+      int y = mt[k];
+      y ^= (y >>> 11);
+      y ^= (y << 7) & 0x9d2c5680;
+      y ^= (y << 15) & 0xefc60000;
+      y ^= (y >>> 18);
+      out[k] = y;
+    }
   }
 }
