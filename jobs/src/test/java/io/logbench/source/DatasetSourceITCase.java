@@ -5,7 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.logbench.dataset.Dataset;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
+import io.logbench.dataset.nginx.NginxMonthDataset;
 import io.logbench.schedule.Schedule;
+import io.logbench.schedule.TimestampMode;
+import io.logbench.schedule.Timelines;
+import io.logbench.schedule.UnpacedSchedule;
 import io.logbench.schedule.Timeline;
 import io.logbench.source.internal.WallClock;
 import java.time.Duration;
@@ -99,6 +103,29 @@ class DatasetSourceITCase {
       assertThat(byBatch(EMISSIONS))
           .as("batches at parallelism %d", parallelism)
           .isEqualTo(expected);
+    }
+  }
+
+  @Test
+  void seed004LinesAreTheSameAtEveryParallelism() throws Exception {
+    // the Mersenne Twister cursor of python-compatible nginx-month, skipping other stripes' lines
+    Dataset dataset = new NginxMonthDataset(8, NginxMonthDataset.Mode.PYTHON_COMPATIBLE);
+    long firstIndex = ((NginxMonthDataset) dataset).linesBefore(20_000) - 33;
+    Schedule schedule = new UnpacedSchedule(5_000);
+    Timeline timeline = Timelines.of(TimestampMode.ORIGINAL, dataset, firstIndex, schedule);
+    Map<Long, String> expected = expected(dataset, firstIndex, schedule.lines(), 100);
+    for (int parallelism : new int[] {1, 3}) {
+      EMISSIONS.clear();
+      DatasetSource source =
+          DatasetSource.builder()
+              .dataset(dataset)
+              .firstIndex(firstIndex)
+              .schedule(schedule)
+              .timeline(timeline)
+              .batchSize(100)
+              .build();
+      run(source, parallelism, new Recorder());
+      assertThat(byBatch(EMISSIONS)).as("batches at parallelism %d", parallelism).isEqualTo(expected);
     }
   }
 
