@@ -27,8 +27,8 @@ import java.util.regex.Pattern;
  * A VictoriaLogs emulator for tests: {@code /insert/jsonline} with VictoriaLogs' behaviours from
  * BACKENDS.md (a form-encoded body answered 200 and not stored, rows outside the retention or
  * more than 2 days ahead answered 200 and dropped, AccountID/ProjectID tenants, no dedup), and
- * counts through {@code /select/logsql/hits} (buckets [t, t + step) aligned to the epoch plus
- * {@code offset}) and {@code /select/logsql/query} with {@code | stats by (_time:<step>) count()
+ * counts through {@code /select/logsql/hits} (buckets [t, t + step) aligned to the epoch,
+ * shifted by the time-zone {@code offset}; empty buckets omitted) and {@code /select/logsql/query} with {@code | stats by (_time:<step>) count()
  * n}. Filters understood: {@code *}, a stream filter {@code {a="b"}}, {@code field:=value} and
  * {@code _time:[start, end)}.
  */
@@ -257,12 +257,12 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
     return new Filter(stream, exact, from, to);
   }
 
-  /** Counts per bucket [t, t + step), t = offset + k * step. */
+  /** Counts per bucket [t, t + step), t = k * step - offset (offset=-3h: days start at 03:00Z, as in UTC-3). */
   private synchronized TreeMap<Long, Long> buckets(String tenant, Filter f, long step, long offset) {
     TreeMap<Long, Long> out = new TreeMap<>();
     for (Row r : rows) {
       if (r.tenant().equals(tenant) && f.matches(r)) {
-        long b = Math.floorDiv(r.nanos() - offset, step) * step + offset;
+        long b = Math.floorDiv(r.nanos() + offset, step) * step - offset;
         out.merge(b, 1L, Long::sum);
       }
     }
