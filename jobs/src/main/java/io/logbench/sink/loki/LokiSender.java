@@ -1,0 +1,117 @@
+package io.logbench.sink.loki;
+
+import io.logbench.dataset.LineBatch;
+import io.logbench.dataset.StreamCatalog;
+import io.logbench.sink.BatchSender;
+import io.logbench.sink.SendResult;
+import io.logbench.sink.http.GrowableBytes;
+import io.logbench.sink.http.HttpAnswers;
+import io.logbench.sink.loki.internal.LokiJsonEncoder;
+import io.logbench.sink.loki.internal.LokiProtoEncoder;
+import io.logbench.sink.loki.internal.LokiPushErrors;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.xerial.snappy.Snappy;
+
+/**
+ * Pushes batches to Loki's {@code /loki/api/v1/push} with one asynchronous HTTP client, as JSON
+ * or as snappy-compressed protobuf, and classifies the answer: 2xx accepted; 400 naming rejected
+ * entries (too old, too far behind, too long) partial, since Loki stores the other entries of the
+ * push; other 4xx fatal; 429, 5xx, I/O errors and timeouts retryable.
+ */
+public final class LokiSender implements BatchSender {
+
+  private final LokiBackend spec;
+  private final URI push;
+  private final HttpClient client;
+  private final String authorization;
+  private final LokiJsonEncoder json;
+  private final LokiProtoEncoder proto;
+  private final GrowableBytes body = new GrowableBytes(64 * 1024);
+
+  LokiSender(LokiBackend spec, StreamCatalog streams) {
+    this.spec = spec;
+    this.push = spec.pushUri();
+    List<Map<String, String>> labels = spec.streamLabels(streams);
+    this.json = spec.format() == LokiBackend.Format.JSON ? new LokiJsonEncoder(labels) : null;
+    this.proto = spec.format() == LokiBackend.Format.PROTOBUF ? new LokiProtoEncoder(labels) : null;
+    this.authorization = spec.auth() == null ? null : spec.auth().header(spec.name());
+    this.client = HttpClient.newBuilder().connectTimeout(spec.timeout()).build();
+  }
+
+  @Override
+  public CompletableFuture<SendResult> send(LineBatch batch) {
+    int lines = batch.count();
+    if (lines == 0) {
+      return CompletableFuture.completedFuture(SendResult.accepted(0, 0));
+    }
+    HttpRequest request = request(batch);
+    return client
+        .sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
+        .handle(
+            (response, error) ->
+                error != null
+                    ? HttpAnswers.failure(lines, error)
+                    : classify(batch, response.statusCode(), response.body()));
+  }
+
+  private HttpRequest request(LineBatch batch) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(push).timeout(spec.timeout());
+    byte[] payload;
+    if (json != null) {
+      json.encode(batch, body);
+      payload = Arrays.copyOf(body.array(), body.size());
+      b.header("Content-Type", "application/json");
+    } else {
+      proto.encode(batch, body);
+      payload = compress(body);
+      // Loki reads a raw snappy block for protobuf, so no Content-Encoding header.
+      b.header("Content-Type", "application/x-protobuf");
+    }
+    if (spec.tenant() != null) {
+      b.header("X-Scope-OrgID", spec.tenant());
+    }
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    return b.POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build();
+  }
+
+  private static byte[] compress(GrowableBytes raw) {
+    try {
+      byte[] out = new byte[Snappy.maxCompressedLength(raw.size())];
+      int n = Snappy.rawCompress(raw.array(), 0, raw.size(), out, 0);
+      return Arrays.copyOf(out, n);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Snappy could not compress a Loki push body.", e);
+    }
+  }
+
+  /** The class of Loki's answer {@code status} with {@code body} to a push of {@code batch}. */
+  static SendResult classify(LineBatch batch, int status, byte[] body) {
+    int lines = batch.count();
+    if (status >= 200 && status < 300) {
+      return SendResult.accepted(lines, status);
+    }
+    if (status == 400) {
+      SendResult partial = LokiPushErrors.classify(batch, HttpAnswers.text(body));
+      if (partial != null) {
+        return partial;
+      }
+    }
+    return HttpAnswers.byStatus(lines, status, body);
+  }
+
+  @Override
+  public void close() {
+    // java.net.http.HttpClient has no close() before Java 21; its threads end when unreferenced.
+  }
+}

@@ -1,0 +1,140 @@
+package io.logbench.sink.loki.internal;
+
+import io.logbench.dataset.LineBatch;
+import io.logbench.sink.http.GrowableBytes;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes a batch as a {@code logproto.PushRequest} (grafana/loki pkg/push/push.proto) by hand:
+ * {@code streams = 1} of StreamAdapter {@code {labels = 1, entries = 2}}, EntryAdapter {@code
+ * {timestamp = 1 (google.protobuf.Timestamp {seconds = 1, nanos = 2}), line = 2}}. Sizes are
+ * computed first, so the message is written in one pass with no intermediate copies.
+ */
+public final class LokiProtoEncoder {
+
+  private static final int WIRE_VARINT = 0;
+  private static final int WIRE_LEN = 2;
+
+  private final byte[][] labelStrings;
+  private final StreamGroups groups;
+  private int[] entrySize = new int[128];
+
+  public LokiProtoEncoder(List<Map<String, String>> streamLabels) {
+    labelStrings = new byte[streamLabels.size()][];
+    for (int i = 0; i < labelStrings.length; i++) {
+      labelStrings[i] = prometheusLabels(streamLabels.get(i)).getBytes(StandardCharsets.UTF_8);
+    }
+    groups = new StreamGroups(labelStrings.length);
+  }
+
+  /** Labels in Prometheus form, {@code {a="b", c="d"}}, values escaped as PromQL strings. */
+  public static String prometheusLabels(Map<String, String> labels) {
+    StringBuilder b = new StringBuilder("{");
+    for (Map.Entry<String, String> e : labels.entrySet()) {
+      if (b.length() > 1) {
+        b.append(", ");
+      }
+      b.append(e.getKey()).append("=\"");
+      String v = e.getValue();
+      for (int i = 0; i < v.length(); i++) {
+        char c = v.charAt(i);
+        switch (c) {
+          case '\\' -> b.append("\\\\");
+          case '"' -> b.append("\\\"");
+          case '\n' -> b.append("\\n");
+          default -> b.append(c);
+        }
+      }
+      b.append('"');
+    }
+    return b.append('}').toString();
+  }
+
+  /** Writes the uncompressed message of {@code batch} into {@code out} (cleared first). */
+  public void encode(LineBatch batch, GrowableBytes out) {
+    out.clear();
+    groups.group(batch);
+    int n = batch.count();
+    if (entrySize.length < n) {
+      entrySize = new int[Math.max(n, entrySize.length * 2)];
+    }
+    for (int g = 0; g < groups.groups(); g++) {
+      byte[] labels = labelStrings[groups.stream(g)];
+      int streamSize = lenField(labels.length);
+      for (int i = groups.start(g); i < groups.end(g); i++) {
+        int k = groups.line(i);
+        int es = entrySizeOf(batch, k);
+        entrySize[k] = es;
+        streamSize += lenField(es);
+      }
+      tag(out, 1, WIRE_LEN);
+      varint(out, streamSize);
+      tag(out, 1, WIRE_LEN);
+      varint(out, labels.length);
+      out.put(labels);
+      for (int i = groups.start(g); i < groups.end(g); i++) {
+        int k = groups.line(i);
+        tag(out, 2, WIRE_LEN);
+        varint(out, entrySize[k]);
+        writeEntry(batch, k, out);
+      }
+    }
+  }
+
+  private static int entrySizeOf(LineBatch batch, int k) {
+    return lenField(timestampSize(batch.timestampNanos(k))) + lenField(batch.length(k));
+  }
+
+  private static void writeEntry(LineBatch batch, int k, GrowableBytes out) {
+    long ns = batch.timestampNanos(k);
+    long seconds = Math.floorDiv(ns, 1_000_000_000L);
+    int nanos = (int) Math.floorMod(ns, 1_000_000_000L);
+    tag(out, 1, WIRE_LEN);
+    varint(out, timestampSize(ns));
+    if (seconds != 0) {
+      tag(out, 1, WIRE_VARINT);
+      varint(out, seconds);
+    }
+    if (nanos != 0) {
+      tag(out, 2, WIRE_VARINT);
+      varint(out, nanos);
+    }
+    tag(out, 2, WIRE_LEN);
+    varint(out, batch.length(k));
+    out.put(batch.data(), batch.start(k), batch.length(k));
+  }
+
+  private static int timestampSize(long ns) {
+    long seconds = Math.floorDiv(ns, 1_000_000_000L);
+    int nanos = (int) Math.floorMod(ns, 1_000_000_000L);
+    return (seconds != 0 ? 1 + varintSize(seconds) : 0) + (nanos != 0 ? 1 + varintSize(nanos) : 0);
+  }
+
+  /** Size of a length-delimited field with a one-byte tag. */
+  private static int lenField(int length) {
+    return 1 + varintSize(length) + length;
+  }
+
+  private static void tag(GrowableBytes out, int field, int wire) {
+    out.put((byte) ((field << 3) | wire));
+  }
+
+  static int varintSize(long v) {
+    int n = 1;
+    while ((v & ~0x7FL) != 0) {
+      v >>>= 7;
+      n++;
+    }
+    return n;
+  }
+
+  static void varint(GrowableBytes out, long v) {
+    while ((v & ~0x7FL) != 0) {
+      out.put((byte) ((v & 0x7F) | 0x80));
+      v >>>= 7;
+    }
+    out.put((byte) v);
+  }
+}

@@ -1,0 +1,148 @@
+package io.logbench.sink.victorialogs;
+
+import io.logbench.config.ConfigException;
+import io.logbench.config.ConfigNode;
+import io.logbench.config.Durations;
+import io.logbench.dataset.StreamCatalog;
+import io.logbench.sink.BackendSpec;
+import io.logbench.sink.BatchSender;
+import io.logbench.sink.http.BasicAuth;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A VictoriaLogs backend block. Each line is sent to {@code /insert/jsonline} as one JSON object
+ * {@code {"_time": <RFC 3339 with nanoseconds>, "_msg": <the raw line as a string>, <stream
+ * labels>}}, with {@code _msg_field=_msg}, {@code _time_field=_time} and {@code _stream_fields}
+ * naming the labels, so the stored message is the line byte for byte and the time is the line's
+ * distinct nanosecond timestamp.
+ *
+ * @param name backend name in reports (default {@code victorialogs})
+ * @param url base URL, e.g. {@code http://127.0.0.1:9428}
+ * @param accountId {@code AccountID} header, or null for the default tenant
+ * @param projectId {@code ProjectID} header, or null for the default tenant
+ * @param streamFields fields that make a stream, or null for the dataset's label names
+ * @param retention the server's {@code -retentionPeriod}, to warn about lines it would drop
+ * @param auth basic auth (password from env or file), or null
+ * @param timeout request timeout
+ */
+public record VictoriaLogsBackend(
+    String name,
+    URI url,
+    String accountId,
+    String projectId,
+    List<String> streamFields,
+    Duration retention,
+    BasicAuth auth,
+    Duration timeout)
+    implements BackendSpec {
+
+  private static final long serialVersionUID = 1L;
+
+  public static final String KIND = "victorialogs";
+  public static final String DEFAULT_NAME = "victorialogs";
+  /** VictoriaLogs' default {@code -retentionPeriod}. */
+  public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+  public VictoriaLogsBackend {
+    streamFields = streamFields == null ? null : List.copyOf(streamFields);
+  }
+
+  /** Reads a {@code kind: victorialogs} block. */
+  public static VictoriaLogsBackend parse(ConfigNode block) {
+    block.allowOnly(
+        "kind", "name", "url", "account_id", "project_id", "stream_fields", "retention", "user",
+        "password_env", "password_file", "delivery", "in_flight", "retry", "thresholds", "timeout");
+    block.choice("kind", null, KIND);
+    String name = block.string("name", DEFAULT_NAME);
+    URI url = url(block);
+    String account = tenantId(block, "account_id");
+    String project = tenantId(block, "project_id");
+    List<String> fields = null;
+    if (block.has("stream_fields")) {
+      fields = new ArrayList<>();
+      var raw = block.raw().get("stream_fields");
+      if (!raw.isArray() || raw.isEmpty()) {
+        throw block.invalid("stream_fields", raw.isArray() ? "an empty list" : raw.asText(),
+            "a non-empty list of field names");
+      }
+      for (var f : raw) {
+        if (!f.isTextual() || f.asText().isBlank()) {
+          throw block.invalid("stream_fields", f.asText(), "a list of field names");
+        }
+        fields.add(f.asText());
+      }
+    }
+    Duration retention = block.duration("retention", DEFAULT_RETENTION, false);
+    BasicAuth auth = BasicAuth.parse(block);
+    Duration timeout = block.duration("timeout", DEFAULT_TIMEOUT, false);
+    return new VictoriaLogsBackend(name, url, account, project, fields, retention, auth, timeout);
+  }
+
+  private static String tenantId(ConfigNode block, String key) {
+    long v = block.integer(key, -1, 0, 0xFFFFFFFFL, "a tenant id from 0 to 4294967295");
+    return v < 0 ? null : Long.toString(v);
+  }
+
+  private static URI url(ConfigNode block) {
+    String text = block.string("url", null);
+    String at = block.path().isEmpty() ? "url" : block.path() + ".url";
+    if (text == null) {
+      throw ConfigException.missing(at, "a base URL such as http://127.0.0.1:9428");
+    }
+    try {
+      URI u = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
+      if ((!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) || u.getHost() == null) {
+        throw new IllegalArgumentException();
+      }
+      return u;
+    } catch (IllegalArgumentException e) {
+      throw block.invalid("url", text, "an http or https base URL such as http://127.0.0.1:9428");
+    }
+  }
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  /** The stream fields for lines of {@code streams}. */
+  public List<String> streamFields(StreamCatalog streams) {
+    return streamFields != null ? streamFields : streams.labelNames();
+  }
+
+  /** The insert endpoint with its parameters. */
+  public URI insertUri(StreamCatalog streams) {
+    String fields = String.join(",", streamFields(streams));
+    return URI.create(url + "/insert/jsonline?_stream_fields="
+        + URLEncoder.encode(fields, StandardCharsets.UTF_8) + "&_msg_field=_msg&_time_field=_time");
+  }
+
+  /**
+   * A warning when lines are older than the retention: VictoriaLogs answers 200 and silently drops
+   * them, so the run would look accepted and verify as lost.
+   */
+  public List<String> warnings(long oldestLineMillis, long nowMillis) {
+    long age = nowMillis - oldestLineMillis;
+    if (age <= retention.toMillis()) {
+      return List.of();
+    }
+    return List.of(
+        "Backend '" + name + "': the oldest line is from " + Instant.ofEpochMilli(oldestLineMillis)
+            + ", " + Duration.ofMillis(age).toDays() + " days ago, older than the retention of "
+            + Durations.format(retention) + "; VictoriaLogs answers 200 but silently drops rows"
+            + " older than its -retentionPeriod, so start it with e.g. -retentionPeriod=100y and set"
+            + " retention: 36500d here, or use timestamps: compressed or now.");
+  }
+
+  @Override
+  public BatchSender open(StreamCatalog streams) {
+    return new VictoriaLogsSender(this, streams);
+  }
+}

@@ -1,0 +1,606 @@
+package io.logbench.sink.loki;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.WireFormat;
+import com.sun.net.httpserver.HttpExchange;
+import io.logbench.sink.emulator.HttpEmulator;
+import io.logbench.sink.emulator.HttpFaults;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.xerial.snappy.Snappy;
+
+/**
+ * A Grafana Loki emulator for tests: {@code POST /loki/api/v1/push} (JSON, and protobuf in a
+ * snappy block) with Loki's behaviours from BACKENDS.md (identical lines dropped with 204, old
+ * samples rejected with 400 while the valid entries are stored, out-of-order beyond 1 h per
+ * stream rejected, rate limit 429, max line size, tenant header when auth is on), and {@code GET
+ * /loki/api/v1/query_range} and {@code /loki/api/v1/query} for {@code
+ * sum(count_over_time({selector}[W]))} with Loki's window and step semantics and limits.
+ */
+public final class LokiEmulator extends HttpEmulator {
+
+  /** Loki's tenant when auth is disabled. */
+  public static final String NO_AUTH_TENANT = "fake";
+
+  static final String STEP_TOO_SMALL =
+      "exceeded maximum resolution of 11,000 points per timeseries. Try increasing the value of the"
+          + " step parameter";
+  private static final Pattern COUNT_QUERY =
+      Pattern.compile(
+          "\\s*sum\\s*\\(\\s*count_over_time\\s*\\(\\s*\\{(.*)\\}\\s*\\[([0-9a-z]+)\\]\\s*\\)\\s*\\)\\s*");
+  private static final Pattern MATCHER =
+      Pattern.compile("\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!=|!~|=)\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\s*(,|$)");
+  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d|w|y)");
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** One stored line. */
+  public record Entry(String tenant, String labels, Map<String, String> labelMap, long nanos, String line) {}
+
+  /** One stream of the last push, as received. */
+  public record PushedStream(String labels, List<long[]> nanos, List<String> lines) {}
+
+  /** The last push as received: headers and decoded content. */
+  public record Push(String contentType, String contentEncoding, String tenant, String authorization,
+      List<PushedStream> streams) {}
+
+  private final List<Entry> stored = new ArrayList<>();
+  private final Set<String> seen = new HashSet<>();
+  private final Map<String, Long> newestByStream = new TreeMap<>();
+  private final AtomicLong pushes = new AtomicLong();
+  private final AtomicLong duplicates = new AtomicLong();
+  private final AtomicLong lost = new AtomicLong();
+  private volatile Push lastPush;
+
+  private volatile boolean authEnabled;
+  private volatile Duration rejectOldSamplesMaxAge;
+  private volatile int maxLineSize = 256 * 1024;
+  private volatile Duration outOfOrderWindow = Duration.ofHours(1);
+  private volatile Duration maxQueryLength = Duration.ofDays(30).plusHours(1);
+  private volatile long rateBytesPerSecond;
+  private volatile long burstBytes;
+  private double tokens;
+  private long tokensAtNanos;
+  private volatile LongSupplier clockNanos =
+      () -> {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+      };
+
+  public LokiEmulator() {}
+
+  /** Requires {@code X-Scope-OrgID} (401 "no org id" without it). */
+  public LokiEmulator authEnabled(boolean on) {
+    this.authEnabled = on;
+    return this;
+  }
+
+  /** Turns {@code reject_old_samples} on with {@code maxAge}, or off with null (the default here). */
+  public LokiEmulator rejectOldSamples(Duration maxAge) {
+    this.rejectOldSamplesMaxAge = maxAge;
+    return this;
+  }
+
+  public LokiEmulator maxLineSize(int bytes) {
+    this.maxLineSize = bytes;
+    return this;
+  }
+
+  /** Per-tenant ingestion limit, token bucket of {@code burst} bytes; 0 turns it off (default). */
+  public synchronized LokiEmulator ingestionRate(long bytesPerSecond, long burst) {
+    this.rateBytesPerSecond = bytesPerSecond;
+    this.burstBytes = burst;
+    this.tokens = burst;
+    this.tokensAtNanos = System.nanoTime();
+    return this;
+  }
+
+  /** The emulator's "now" for reject_old_samples and default query times. */
+  public LokiEmulator clock(LongSupplier epochNanos) {
+    this.clockNanos = epochNanos;
+    return this;
+  }
+
+  public long pushesReceived() {
+    return pushes.get();
+  }
+
+  public synchronized int linesStored() {
+    return stored.size();
+  }
+
+  public long duplicatesDropped() {
+    return duplicates.get();
+  }
+
+  public long linesLost() {
+    return lost.get();
+  }
+
+  public Push lastPush() {
+    return lastPush;
+  }
+
+  public synchronized List<Entry> entries() {
+    return List.copyOf(stored);
+  }
+
+  @Override
+  protected void handle(HttpExchange ex) throws IOException {
+    String path = ex.getRequestURI().getPath();
+    switch (path) {
+      case "/loki/api/v1/push" -> {
+        if (!"POST".equals(ex.getRequestMethod())) {
+          respondText(ex, 405, "method not allowed");
+          return;
+        }
+        pushes.incrementAndGet();
+        HttpFaults.Fault fault = applyFault(ex);
+        if (fault != null) {
+          push(ex, fault.kind() == HttpFaults.Kind.LOSE ? fault.lines() : 0);
+        }
+      }
+      case "/loki/api/v1/query_range" -> query(ex, true);
+      case "/loki/api/v1/query" -> query(ex, false);
+      case "/ready" -> respondText(ex, 200, "ready");
+      default -> respondText(ex, 404, "404 page not found");
+    }
+  }
+
+  private String tenant(HttpExchange ex) throws IOException {
+    String tenant = ex.getRequestHeaders().getFirst("X-Scope-OrgID");
+    if (!authEnabled) {
+      return NO_AUTH_TENANT;
+    }
+    if (tenant == null || tenant.isEmpty()) {
+      respondText(ex, 401, "no org id\n");
+      return null;
+    }
+    return tenant;
+  }
+
+  private record Incoming(String labels, Map<String, String> labelMap, long nanos, String line) {}
+
+  private void push(HttpExchange ex, int lose) throws IOException {
+    String tenant = tenant(ex);
+    if (tenant == null) {
+      return;
+    }
+    String contentType = ex.getRequestHeaders().getFirst("Content-Type");
+    byte[] raw = body(ex);
+    List<PushedStream> streams;
+    try {
+      if (contentType != null && contentType.startsWith("application/x-protobuf")) {
+        streams = decodeProtobuf(Snappy.uncompress(raw));
+      } else if (contentType != null && contentType.startsWith("application/json")) {
+        streams = decodeJson(raw);
+      } else {
+        respondText(ex, 415, "unsupported Content-Type: " + contentType + "\n");
+        return;
+      }
+    } catch (IOException | RuntimeException e) {
+      respondText(ex, 400, "loghttp.PushRequest: cannot parse the push body: " + e.getMessage() + "\n");
+      return;
+    }
+    lastPush =
+        new Push(contentType, ex.getRequestHeaders().getFirst("Content-Encoding"),
+            ex.getRequestHeaders().getFirst("X-Scope-OrgID"),
+            ex.getRequestHeaders().getFirst("Authorization"), streams);
+    String answer = store(tenant, streams, lose);
+    if (answer == null) {
+      respond(ex, 204, null, new byte[0]);
+    } else if (answer.startsWith("429 ")) {
+      respondText(ex, 429, answer.substring(4) + "\n");
+    } else {
+      respondText(ex, 400, answer + "\n");
+    }
+  }
+
+  /** Stores a push like Loki: null for 204, else the error text (prefixed "429 " for 429). */
+  private synchronized String store(String tenant, List<PushedStream> streams, int lose) {
+    long bytes = 0;
+    int lines = 0;
+    for (PushedStream s : streams) {
+      for (String l : s.lines()) {
+        bytes += l.getBytes(StandardCharsets.UTF_8).length;
+        lines++;
+      }
+    }
+    if (rateBytesPerSecond > 0) {
+      long now = System.nanoTime();
+      tokens = Math.min(burstBytes, tokens + (now - tokensAtNanos) / 1e9 * rateBytesPerSecond);
+      tokensAtNanos = now;
+      if (bytes > tokens) {
+        return "429 Ingestion rate limit exceeded for user " + tenant + " (limit: " + rateBytesPerSecond
+            + " bytes/sec) while attempting to ingest '" + lines + "' lines totaling '" + bytes
+            + "' bytes, reduce log volume or contact your Loki administrator to see if the limit can"
+            + " be increased";
+      }
+      tokens -= bytes;
+    }
+    List<String> validation = new ArrayList<>();
+    Map<String, List<Incoming>> valid = new LinkedHashMap<>();
+    long now = clockNanos.getAsLong();
+    for (PushedStream s : streams) {
+      Map<String, String> labelMap = parseLabels(s.labels());
+      String labels = canonical(labelMap);
+      for (int i = 0; i < s.lines().size(); i++) {
+        long ns = s.nanos().get(i)[0];
+        String line = s.lines().get(i);
+        int size = line.getBytes(StandardCharsets.UTF_8).length;
+        if (size > maxLineSize) {
+          validation.add("Max entry size '" + maxLineSize + "' bytes exceeded for stream '" + labels
+              + "' while adding an entry with length '" + size + "' bytes");
+        } else if (rejectOldSamplesMaxAge != null && ns < now - rejectOldSamplesMaxAge.toNanos()) {
+          validation.add("entry for stream '" + labels + "' has timestamp too old: "
+              + rfc3339(ns) + ", oldest acceptable timestamp is: "
+              + rfc3339(now - rejectOldSamplesMaxAge.toNanos()));
+        } else {
+          valid.computeIfAbsent(labels, k -> new ArrayList<>()).add(new Incoming(labels, labelMap, ns, line));
+        }
+      }
+    }
+    List<String> ingester = new ArrayList<>();
+    List<Entry> added = new ArrayList<>();
+    for (Map.Entry<String, List<Incoming>> e : valid.entrySet()) {
+      String streamKey = tenant + e.getKey();
+      List<String> failures = new ArrayList<>();
+      for (Incoming in : e.getValue()) {
+        String key = streamKey + "\u0000" + in.nanos() + "\u0000" + in.line();
+        if (seen.contains(key)) {
+          duplicates.incrementAndGet();
+          continue;
+        }
+        Long newest = newestByStream.get(streamKey);
+        long cutoff = newest == null ? Long.MIN_VALUE : newest - outOfOrderWindow.toNanos();
+        if (in.nanos() < cutoff) {
+          failures.add("entry with timestamp " + goTime(in.nanos()) + " ignored, reason: 'entry too far"
+              + " behind, entry timestamp is: " + rfc3339(in.nanos())
+              + ", oldest acceptable timestamp is: " + rfc3339(cutoff) + "',");
+          continue;
+        }
+        seen.add(key);
+        newestByStream.put(streamKey, newest == null ? in.nanos() : Math.max(newest, in.nanos()));
+        Entry stored = new Entry(tenant, in.labels(), in.labelMap(), in.nanos(), in.line());
+        added.add(stored);
+      }
+      if (!failures.isEmpty()) {
+        StringBuilder b = new StringBuilder();
+        // Loki lists at most 10 ignored entries per stream (max_returned_errors).
+        for (String f : failures.subList(0, Math.min(10, failures.size()))) {
+          b.append(f).append('\n');
+        }
+        b.append("user '").append(tenant).append("', total ignored: ").append(failures.size())
+            .append(" out of ").append(e.getValue().size()).append(" for stream: ").append(e.getKey());
+        ingester.add(b.toString());
+      }
+    }
+    int keep = Math.max(0, added.size() - lose);
+    lost.addAndGet(added.size() - keep);
+    stored.addAll(added.subList(0, keep));
+    if (!ingester.isEmpty()) {
+      return String.join("\n", ingester);
+    }
+    return validation.isEmpty() ? null : String.join("\n", validation);
+  }
+
+  private static List<PushedStream> decodeJson(byte[] raw) throws IOException {
+    JsonNode root = JSON.readTree(raw);
+    List<PushedStream> out = new ArrayList<>();
+    for (JsonNode s : root.get("streams")) {
+      Map<String, String> labels = new LinkedHashMap<>();
+      Iterator<Map.Entry<String, JsonNode>> fields = s.get("stream").fields();
+      while (fields.hasNext()) {
+        Map.Entry<String, JsonNode> f = fields.next();
+        labels.put(f.getKey(), f.getValue().asText());
+      }
+      List<long[]> nanos = new ArrayList<>();
+      List<String> lines = new ArrayList<>();
+      for (JsonNode v : s.get("values")) {
+        nanos.add(new long[] {Long.parseLong(v.get(0).asText())});
+        lines.add(v.get(1).asText());
+      }
+      out.add(new PushedStream(canonical(labels), nanos, lines));
+    }
+    return out;
+  }
+
+  static List<PushedStream> decodeProtobuf(byte[] raw) throws IOException {
+    CodedInputStream in = CodedInputStream.newInstance(raw);
+    List<PushedStream> out = new ArrayList<>();
+    while (!in.isAtEnd()) {
+      int tag = in.readTag();
+      if (WireFormat.getTagFieldNumber(tag) != 1) {
+        in.skipField(tag);
+        continue;
+      }
+      int limit = in.pushLimit(in.readRawVarint32());
+      String labels = "";
+      List<long[]> nanos = new ArrayList<>();
+      List<String> lines = new ArrayList<>();
+      while (!in.isAtEnd()) {
+        int t = in.readTag();
+        switch (WireFormat.getTagFieldNumber(t)) {
+          case 1 -> labels = in.readString();
+          case 2 -> {
+            int entryLimit = in.pushLimit(in.readRawVarint32());
+            long seconds = 0;
+            int ns = 0;
+            String line = "";
+            while (!in.isAtEnd()) {
+              int et = in.readTag();
+              if (WireFormat.getTagFieldNumber(et) == 1) {
+                int tsLimit = in.pushLimit(in.readRawVarint32());
+                while (!in.isAtEnd()) {
+                  int tt = in.readTag();
+                  switch (WireFormat.getTagFieldNumber(tt)) {
+                    case 1 -> seconds = in.readInt64();
+                    case 2 -> ns = in.readInt32();
+                    default -> in.skipField(tt);
+                  }
+                }
+                in.popLimit(tsLimit);
+              } else if (WireFormat.getTagFieldNumber(et) == 2) {
+                line = in.readStringRequireUtf8();
+              } else {
+                in.skipField(et);
+              }
+            }
+            in.popLimit(entryLimit);
+            nanos.add(new long[] {seconds * 1_000_000_000L + ns});
+            lines.add(line);
+          }
+          default -> in.skipField(t);
+        }
+      }
+      in.popLimit(limit);
+      out.add(new PushedStream(labels, nanos, lines));
+    }
+    return out;
+  }
+
+  /** Labels from Prometheus form {@code {a="b", c="d"}}. */
+  static Map<String, String> parseLabels(String text) {
+    String s = text.strip();
+    if (!s.startsWith("{") || !s.endsWith("}")) {
+      throw new IllegalArgumentException("labels are not in {a=\"b\"} form: " + text);
+    }
+    Map<String, String> out = new TreeMap<>();
+    Matcher m = MATCHER.matcher(s.substring(1, s.length() - 1));
+    int at = 0;
+    while (m.find() && m.start() == at) {
+      if (!"=".equals(m.group(2))) {
+        throw new IllegalArgumentException("a stream's labels use =, not " + m.group(2));
+      }
+      out.put(m.group(1), unescape(m.group(3)));
+      at = m.end();
+    }
+    if (at != s.length() - 2) {
+      throw new IllegalArgumentException("cannot parse labels " + text);
+    }
+    return out;
+  }
+
+  private static String unescape(String v) {
+    StringBuilder b = new StringBuilder(v.length());
+    for (int i = 0; i < v.length(); i++) {
+      char c = v.charAt(i);
+      if (c == '\\' && i + 1 < v.length()) {
+        char n = v.charAt(++i);
+        b.append(n == 'n' ? '\n' : n);
+      } else {
+        b.append(c);
+      }
+    }
+    return b.toString();
+  }
+
+  /** Loki's canonical form: labels sorted by name. */
+  static String canonical(Map<String, String> labels) {
+    StringBuilder b = new StringBuilder("{");
+    for (Map.Entry<String, String> e : new TreeMap<>(labels).entrySet()) {
+      if (b.length() > 1) {
+        b.append(", ");
+      }
+      b.append(e.getKey()).append("=\"")
+          .append(e.getValue().replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n"))
+          .append('"');
+    }
+    return b.append('}').toString();
+  }
+
+  // ---- queries
+
+  private void query(HttpExchange ex, boolean range) throws IOException {
+    String tenant = tenant(ex);
+    if (tenant == null) {
+      return;
+    }
+    Map<String, String> p = params(ex.getRequestURI(), null);
+    Matcher q = COUNT_QUERY.matcher(p.getOrDefault("query", ""));
+    if (!q.matches()) {
+      respondText(ex, 400, "parse error: the emulator answers only sum(count_over_time({selector}[range]))");
+      return;
+    }
+    Map<String, String> selector;
+    long window;
+    try {
+      selector = parseSelector(q.group(1));
+      window = duration(q.group(2));
+    } catch (IllegalArgumentException e) {
+      respondText(ex, 400, "parse error: " + e.getMessage());
+      return;
+    }
+    long now = clockNanos.getAsLong();
+    try {
+      if (!range) {
+        long t = timestamp(p.get("time"), now);
+        long n = count(tenant, selector, t - window, t);
+        String result = n == 0 ? "[]" : "[{\"metric\":{},\"value\":[" + seconds(t) + ",\"" + n + "\"]}]";
+        respondJson(ex, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":" + result
+            + ",\"stats\":{}}}");
+        return;
+      }
+      long end = timestamp(p.get("end"), now);
+      long start = timestamp(p.get("start"), end - Duration.ofHours(1).toNanos());
+      if (end < start) {
+        respondText(ex, 400, "end timestamp must not be before or equal to start time");
+        return;
+      }
+      long step = p.containsKey("step") ? step(p.get("step"))
+          : Math.max(1, (end - start) / 1_000_000_000L / 250) * 1_000_000_000L;
+      if (step <= 0) {
+        respondText(ex, 400, "zero or negative query resolution step widths are not accepted. Try a"
+            + " positive integer");
+        return;
+      }
+      if ((end - start) / step > 11_000) {
+        respondText(ex, 400, STEP_TOO_SMALL);
+        return;
+      }
+      if (end - start > maxQueryLength.toNanos()) {
+        respondText(ex, 400, "the query time range exceeds the limit (query length: "
+            + Duration.ofNanos(end - start) + ", limit: " + maxQueryLength + ")");
+        return;
+      }
+      // The query frontend aligns start and end down to multiples of the step.
+      long alignedStart = Math.floorDiv(start, step) * step;
+      long alignedEnd = Math.floorDiv(end, step) * step;
+      StringBuilder values = new StringBuilder();
+      for (long t = alignedStart; t <= alignedEnd; t += step) {
+        long n = count(tenant, selector, t - window, t);
+        if (n > 0) {
+          values.append(values.length() == 0 ? "" : ",").append('[').append(seconds(t)).append(",\"")
+              .append(n).append("\"]");
+        }
+      }
+      String result = values.length() == 0 ? "[]" : "[{\"metric\":{},\"values\":[" + values + "]}]";
+      respondJson(ex, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":" + result
+          + ",\"stats\":{}}}");
+    } catch (IllegalArgumentException e) {
+      respondText(ex, 400, e.getMessage());
+    }
+  }
+
+  /** Lines of {@code tenant} matching {@code selector} with a timestamp in (from, to]. */
+  private synchronized long count(String tenant, Map<String, String> selector, long from, long to) {
+    long n = 0;
+    for (Entry e : stored) {
+      if (e.tenant().equals(tenant) && e.nanos() > from && e.nanos() <= to
+          && e.labelMap().entrySet().containsAll(selector.entrySet())) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private static Map<String, String> parseSelector(String inner) {
+    Map<String, String> m = parseLabels("{" + inner + "}");
+    if (m.isEmpty()) {
+      throw new IllegalArgumentException("queries require at least one regexp or equality matcher"
+          + " that does not have an empty-compatible value");
+    }
+    return m;
+  }
+
+  private void respondJson(HttpExchange ex, String json) throws IOException {
+    respond(ex, 200, "application/json; charset=UTF-8", json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Loki's parseTimestamp: a float is seconds, an integer of up to 10 digits seconds, else ns. */
+  static long timestamp(String value, long fallback) {
+    if (value == null || value.isEmpty()) {
+      return fallback;
+    }
+    if (value.contains(".")) {
+      try {
+        return new BigDecimal(value).movePointRight(9).longValueExact();
+      } catch (NumberFormatException | ArithmeticException e) {
+        // not a number: try RFC 3339 below
+      }
+    }
+    try {
+      long n = Long.parseLong(value);
+      return value.length() <= 10 ? n * 1_000_000_000L : n;
+    } catch (NumberFormatException e) {
+      try {
+        OffsetDateTime t = OffsetDateTime.parse(value);
+        return t.toEpochSecond() * 1_000_000_000L + t.getNano();
+      } catch (DateTimeParseException d) {
+        throw new IllegalArgumentException("cannot parse \"" + value + "\" to a valid timestamp");
+      }
+    }
+  }
+
+  /** A step: float seconds or a duration. */
+  static long step(String value) {
+    try {
+      return new BigDecimal(value).movePointRight(9).longValue();
+    } catch (NumberFormatException e) {
+      return duration(value);
+    }
+  }
+
+  static long duration(String text) {
+    Matcher m = DURATION.matcher(text);
+    long total = 0;
+    int at = 0;
+    while (at < text.length()) {
+      if (!m.find(at) || m.start() != at) {
+        throw new IllegalArgumentException("not a valid duration string: \"" + text + "\"");
+      }
+      long n = Long.parseLong(m.group(1));
+      total += switch (m.group(2)) {
+        case "ms" -> n * 1_000_000L;
+        case "s" -> n * 1_000_000_000L;
+        case "m" -> n * 60_000_000_000L;
+        case "h" -> n * 3_600_000_000_000L;
+        case "d" -> n * 86_400_000_000_000L;
+        case "w" -> n * 7 * 86_400_000_000_000L;
+        default -> n * 365 * 86_400_000_000_000L;
+      };
+      at = m.end();
+    }
+    return total;
+  }
+
+  private static String seconds(long nanos) {
+    return BigDecimal.valueOf(nanos, 9).stripTrailingZeros().toPlainString();
+  }
+
+  private static String rfc3339(long nanos) {
+    return DateTimeFormatter.ISO_INSTANT.format(
+        Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L)));
+  }
+
+  /** Go's time.Time.String() in UTC: {@code 2021-05-01 03:00:00.000123457 +0000 UTC}. */
+  static String goTime(long nanos) {
+    Instant i = Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+    String base = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC).format(i);
+    String fraction = "";
+    if (i.getNano() != 0) {
+      fraction = String.format(".%09d", i.getNano()).replaceAll("0+$", "");
+    }
+    return base + fraction + " +0000 UTC";
+  }
+}

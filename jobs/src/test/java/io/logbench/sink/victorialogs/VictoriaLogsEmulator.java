@@ -1,0 +1,383 @@
+package io.logbench.sink.victorialogs;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import io.logbench.sink.emulator.HttpEmulator;
+import io.logbench.sink.emulator.HttpFaults;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A VictoriaLogs emulator for tests: {@code /insert/jsonline} with VictoriaLogs' behaviours from
+ * BACKENDS.md (a form-encoded body answered 200 and not stored, rows outside the retention or
+ * more than 2 days ahead answered 200 and dropped, AccountID/ProjectID tenants, no dedup), and
+ * counts through {@code /select/logsql/hits} (buckets [t, t + step) aligned to the epoch,
+ * shifted by the time-zone {@code offset}; empty buckets omitted) and {@code /select/logsql/query} with {@code | stats by (_time:<step>) count()
+ * n}. Filters understood: {@code *}, a stream filter {@code {a="b"}}, {@code field:=value} and
+ * {@code _time:[start, end)}.
+ */
+public final class VictoriaLogsEmulator extends HttpEmulator {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern STREAM_FILTER = Pattern.compile("\\{([^}]*)\\}");
+  private static final Pattern PAIR = Pattern.compile("\\s*([^=,\\s]+)\\s*=\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\s*,?");
+  private static final Pattern EXACT = Pattern.compile("([\\w.]+):=(\"(?:[^\"\\\\]|\\\\.)*\"|[^\\s|]+)");
+  private static final Pattern TIME_RANGE = Pattern.compile("_time:([\\[(])([^,]+),\\s*([^)\\]]+)([)\\]])");
+  private static final Pattern STATS =
+      Pattern.compile("(.*)\\|\\s*stats\\s+(?:by\\s*\\(\\s*_time:(\\w+)\\s*\\)\\s*)?count\\(\\)\\s*(?:as\\s+)?(\\w+)\\s*");
+  private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d|w|y)");
+
+  /** One stored row. */
+  public record Row(String tenant, long nanos, String msg, Map<String, String> fields, String stream) {}
+
+  private final List<Row> rows = new ArrayList<>();
+  private final AtomicLong requests = new AtomicLong();
+  private final AtomicLong dropped = new AtomicLong();
+  private final AtomicLong formIgnored = new AtomicLong();
+  private final AtomicLong lost = new AtomicLong();
+  private volatile Duration retention = Duration.ofDays(7);
+  private volatile String lastContentType;
+  private volatile String lastQuery;
+  private volatile LongSupplier clockNanos =
+      () -> {
+        Instant now = Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+      };
+
+  /** {@code -retentionPeriod} (7d by default, as VictoriaLogs'). */
+  public VictoriaLogsEmulator retention(Duration retention) {
+    this.retention = retention;
+    return this;
+  }
+
+  public VictoriaLogsEmulator clock(LongSupplier epochNanos) {
+    this.clockNanos = epochNanos;
+    return this;
+  }
+
+  public long requestsReceived() {
+    return requests.get();
+  }
+
+  public synchronized int rowsStored() {
+    return rows.size();
+  }
+
+  /** Rows answered 200 but dropped for being outside the retention (vl_rows_dropped_total). */
+  public long rowsDropped() {
+    return dropped.get();
+  }
+
+  public long formRequestsIgnored() {
+    return formIgnored.get();
+  }
+
+  public long rowsLost() {
+    return lost.get();
+  }
+
+  public String lastContentType() {
+    return lastContentType;
+  }
+
+  /** The raw query string of the last insert. */
+  public String lastQuery() {
+    return lastQuery;
+  }
+
+  public synchronized List<Row> rows() {
+    return List.copyOf(rows);
+  }
+
+  @Override
+  protected void handle(HttpExchange ex) throws IOException {
+    switch (ex.getRequestURI().getPath()) {
+      case "/insert/jsonline" -> {
+        requests.incrementAndGet();
+        HttpFaults.Fault fault = applyFault(ex);
+        if (fault != null) {
+          insert(ex, fault.kind() == HttpFaults.Kind.LOSE ? fault.lines() : 0);
+        }
+      }
+      case "/select/logsql/hits" -> hits(ex);
+      case "/select/logsql/query" -> query(ex);
+      case "/health" -> respondText(ex, 200, "OK");
+      default -> respondText(ex, 400, "unsupported path requested: " + ex.getRequestURI().getPath());
+    }
+  }
+
+  private static String tenant(HttpExchange ex) {
+    String a = ex.getRequestHeaders().getFirst("AccountID");
+    String p = ex.getRequestHeaders().getFirst("ProjectID");
+    return (a == null ? "0" : a) + ":" + (p == null ? "0" : p);
+  }
+
+  private void insert(HttpExchange ex, int lose) throws IOException {
+    String contentType = ex.getRequestHeaders().getFirst("Content-Type");
+    lastContentType = contentType;
+    lastQuery = ex.getRequestURI().getRawQuery();
+    byte[] body = body(ex);
+    if (contentType != null && contentType.startsWith("application/x-www-form-urlencoded")) {
+      formIgnored.incrementAndGet();
+      respond(ex, 200, null, new byte[0]);
+      return;
+    }
+    Map<String, String> p = params(ex.getRequestURI(), null);
+    String streamFields = param(ex, p, "_stream_fields", "VL-Stream-Fields", "");
+    String msgField = param(ex, p, "_msg_field", "VL-Msg-Field", "_msg");
+    String timeField = param(ex, p, "_time_field", "VL-Time-Field", "_time");
+    List<String> stream = streamFields.isEmpty() ? List.of() : List.of(streamFields.split(","));
+    String tenant = tenant(ex);
+    long now = clockNanos.getAsLong();
+    List<Row> parsed = new ArrayList<>();
+    String[] lines = new String(body, StandardCharsets.UTF_8).split("\n");
+    for (int i = 0; i < lines.length; i++) {
+      if (lines[i].isBlank()) {
+        continue;
+      }
+      JsonNode o;
+      try {
+        o = JSON.readTree(lines[i]);
+      } catch (IOException e) {
+        respondText(ex, 400, "cannot read line #" + (i + 1) + " in /jsonline request: cannot parse JSON");
+        return;
+      }
+      Map<String, String> fields = new TreeMap<>();
+      Iterator<Map.Entry<String, JsonNode>> it = o.fields();
+      while (it.hasNext()) {
+        Map.Entry<String, JsonNode> f = it.next();
+        fields.put(f.getKey(), f.getValue().isTextual() ? f.getValue().asText() : f.getValue().toString());
+      }
+      String t = fields.remove(timeField);
+      long ns = t == null || t.equals("0") ? now : time(t);
+      String msg = fields.remove(msgField);
+      StringBuilder s = new StringBuilder("{");
+      for (String f : stream) {
+        if (fields.containsKey(f)) {
+          s.append(s.length() > 1 ? "," : "").append(f).append("=\"").append(fields.get(f)).append('"');
+        }
+      }
+      parsed.add(new Row(tenant, ns, msg == null ? "" : msg, fields, s.append('}').toString()));
+    }
+    List<Row> kept = new ArrayList<>();
+    for (Row r : parsed) {
+      if (r.nanos() < now - retention.toNanos() || r.nanos() > now + Duration.ofDays(2).toNanos()) {
+        dropped.incrementAndGet();
+      } else {
+        kept.add(r);
+      }
+    }
+    int keep = Math.max(0, kept.size() - lose);
+    lost.addAndGet(kept.size() - keep);
+    synchronized (this) {
+      rows.addAll(kept.subList(0, keep));
+    }
+    respond(ex, 200, null, new byte[0]);
+  }
+
+  private static String param(HttpExchange ex, Map<String, String> p, String name, String header, String dflt) {
+    String v = p.get(name);
+    if (v == null) {
+      v = ex.getRequestHeaders().getFirst(header);
+    }
+    return v == null ? dflt : v;
+  }
+
+  // ---- queries
+
+  /** A parsed filter: stream labels, exact fields and a time range [from, to]. */
+  private record Filter(Map<String, String> stream, Map<String, String> exact, long from, long to) {
+    boolean matches(Row r) {
+      if (r.nanos() < from || r.nanos() > to) {
+        return false;
+      }
+      for (Map.Entry<String, String> e : stream.entrySet()) {
+        if (!e.getValue().equals(r.fields().get(e.getKey()))) {
+          return false;
+        }
+      }
+      for (Map.Entry<String, String> e : exact.entrySet()) {
+        String v = e.getKey().equals("_msg") ? r.msg() : r.fields().get(e.getKey());
+        if (!e.getValue().equals(v)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  private static Filter filter(String text, long from, long to) {
+    Map<String, String> stream = new LinkedHashMap<>();
+    Map<String, String> exact = new LinkedHashMap<>();
+    String rest = text;
+    Matcher tr = TIME_RANGE.matcher(rest);
+    if (tr.find()) {
+      long a = time(tr.group(2).strip());
+      long b = time(tr.group(3).strip());
+      from = Math.max(from, tr.group(1).equals("[") ? a : a + 1);
+      to = Math.min(to, tr.group(4).equals("]") ? b : b - 1);
+      rest = rest.substring(0, tr.start()) + rest.substring(tr.end());
+    }
+    Matcher sf = STREAM_FILTER.matcher(rest);
+    if (sf.find()) {
+      Matcher pair = PAIR.matcher(sf.group(1));
+      while (pair.find()) {
+        stream.put(pair.group(1), pair.group(2).replace("\\\"", "\"").replace("\\\\", "\\"));
+      }
+      rest = rest.substring(0, sf.start()) + rest.substring(sf.end());
+    }
+    Matcher ex = EXACT.matcher(rest);
+    while (ex.find()) {
+      String v = ex.group(2);
+      if (v.startsWith("\"")) {
+        v = v.substring(1, v.length() - 1).replace("\\\"", "\"").replace("\\\\", "\\");
+      }
+      exact.put(ex.group(1), v);
+    }
+    rest = ex.replaceAll("").replace("*", "").strip();
+    if (!rest.isEmpty()) {
+      throw new IllegalArgumentException("the emulator does not understand the filter \"" + rest + "\"");
+    }
+    return new Filter(stream, exact, from, to);
+  }
+
+  /** Counts per bucket [t, t + step), t = k * step - offset (offset=-3h: days start at 03:00Z, as in UTC-3). */
+  private synchronized TreeMap<Long, Long> buckets(String tenant, Filter f, long step, long offset) {
+    TreeMap<Long, Long> out = new TreeMap<>();
+    for (Row r : rows) {
+      if (r.tenant().equals(tenant) && f.matches(r)) {
+        long b = Math.floorDiv(r.nanos() + offset, step) * step - offset;
+        out.merge(b, 1L, Long::sum);
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, String> requestParams(HttpExchange ex) throws IOException {
+    String form = new String(body(ex), StandardCharsets.UTF_8);
+    return params(ex.getRequestURI(), form);
+  }
+
+  private void hits(HttpExchange ex) throws IOException {
+    Map<String, String> p = requestParams(ex);
+    try {
+      long from = p.containsKey("start") ? time(p.get("start")) : Long.MIN_VALUE;
+      long to = p.containsKey("end") ? time(p.get("end")) : Long.MAX_VALUE;
+      long step = duration(p.getOrDefault("step", "1d"));
+      long offset = p.containsKey("offset") ? signedDuration(p.get("offset")) : 0;
+      Filter f = filter(p.getOrDefault("query", "*"), from, to);
+      TreeMap<Long, Long> b = buckets(tenant(ex), f, step, offset);
+      StringBuilder ts = new StringBuilder();
+      StringBuilder vs = new StringBuilder();
+      long total = 0;
+      for (Map.Entry<Long, Long> e : b.entrySet()) {
+        ts.append(ts.length() == 0 ? "" : ",").append('"').append(rfc3339(e.getKey())).append('"');
+        vs.append(vs.length() == 0 ? "" : ",").append(e.getValue());
+        total += e.getValue();
+      }
+      String hits = b.isEmpty() ? "[]"
+          : "[{\"fields\":{},\"timestamps\":[" + ts + "],\"values\":[" + vs + "],\"total\":" + total + "}]";
+      respond(ex, 200, "application/json", ("{\"hits\":" + hits + "}").getBytes(StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      respondText(ex, 400, e.getMessage());
+    }
+  }
+
+  private void query(HttpExchange ex) throws IOException {
+    Map<String, String> p = requestParams(ex);
+    Matcher m = STATS.matcher(p.getOrDefault("query", ""));
+    if (!m.matches()) {
+      respondText(ex, 400, "the emulator answers only <filter> | stats [by (_time:<step>)] count() <name>");
+      return;
+    }
+    try {
+      long from = p.containsKey("start") ? time(p.get("start")) : Long.MIN_VALUE;
+      long to = p.containsKey("end") ? time(p.get("end")) : Long.MAX_VALUE;
+      Filter f = filter(m.group(1), from, to);
+      String name = m.group(3);
+      StringBuilder out = new StringBuilder();
+      if (m.group(2) == null) {
+        long n = buckets(tenant(ex), f, Long.MAX_VALUE, 0).values().stream().mapToLong(Long::longValue).sum();
+        out.append("{\"").append(name).append("\":\"").append(n).append("\"}\n");
+      } else {
+        for (Map.Entry<Long, Long> e : buckets(tenant(ex), f, duration(m.group(2)), 0).entrySet()) {
+          out.append("{\"_time\":\"").append(rfc3339(e.getKey())).append("\",\"").append(name)
+              .append("\":\"").append(e.getValue()).append("\"}\n");
+        }
+      }
+      respond(ex, 200, "application/stream+json", out.toString().getBytes(StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      respondText(ex, 400, e.getMessage());
+    }
+  }
+
+  /** RFC 3339 (with or without fraction), or a number: seconds, ms, µs or ns by magnitude. */
+  static long time(String v) {
+    try {
+      OffsetDateTime t = OffsetDateTime.parse(v);
+      return t.toEpochSecond() * 1_000_000_000L + t.getNano();
+    } catch (DateTimeParseException e) {
+      try {
+        BigDecimal n = new BigDecimal(v);
+        BigDecimal abs = n.abs();
+        int shift = abs.compareTo(BigDecimal.valueOf(1e10)) < 0 ? 9
+            : abs.compareTo(BigDecimal.valueOf(1e13)) < 0 ? 6
+            : abs.compareTo(BigDecimal.valueOf(1e16)) < 0 ? 3 : 0;
+        return n.movePointRight(shift).longValue();
+      } catch (NumberFormatException n) {
+        throw new IllegalArgumentException("cannot parse timestamp \"" + v + "\"");
+      }
+    }
+  }
+
+  private static long signedDuration(String v) {
+    return v.startsWith("-") ? -duration(v.substring(1)) : duration(v);
+  }
+
+  static long duration(String text) {
+    Matcher m = DURATION.matcher(text);
+    long total = 0;
+    int at = 0;
+    while (at < text.length()) {
+      if (!m.find(at) || m.start() != at) {
+        throw new IllegalArgumentException("cannot parse duration \"" + text + "\"");
+      }
+      long n = Long.parseLong(m.group(1));
+      total += n * switch (m.group(2)) {
+        case "ms" -> 1_000_000L;
+        case "s" -> 1_000_000_000L;
+        case "m" -> 60_000_000_000L;
+        case "h" -> 3_600_000_000_000L;
+        case "d" -> 86_400_000_000_000L;
+        case "w" -> 7 * 86_400_000_000_000L;
+        default -> 365 * 86_400_000_000_000L;
+      };
+      at = m.end();
+    }
+    if (total <= 0) {
+      throw new IllegalArgumentException("the step must be positive, got \"" + text + "\"");
+    }
+    return total;
+  }
+
+  static String rfc3339(long nanos) {
+    return Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L))
+        .toString();
+  }
+}
