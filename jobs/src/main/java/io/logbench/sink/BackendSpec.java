@@ -18,4 +18,9 @@ public interface BackendSpec extends Serializable {
 
   /** Opens a sender for lines of the given streams. */
   BatchSender open(StreamCatalog streams);
+
+  /** Opens a reader that counts this backend's lines of the given streams back, per window. */
+  default io.logbench.count.CountReader openCounter(StreamCatalog streams) {
+    throw new UnsupportedOperationException("The " + kind() + " backend cannot count its lines back yet.");
+  }
 }
