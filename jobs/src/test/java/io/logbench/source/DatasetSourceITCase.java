@@ -6,6 +6,7 @@ import io.logbench.dataset.Dataset;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import io.logbench.dataset.nginx.NginxMonthDataset;
+import io.logbench.job.FlinkEnvironments;
 import io.logbench.schedule.Schedule;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.schedule.Timelines;
@@ -28,10 +29,7 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.JobManagerOptions;
-import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
@@ -268,14 +266,7 @@ class DatasetSourceITCase {
   }
 
   private static Configuration loopback() {
-    Configuration conf = new Configuration();
-    conf.set(JobManagerOptions.BIND_HOST, "127.0.0.1");
-    conf.set(JobManagerOptions.ADDRESS, "127.0.0.1");
-    conf.set(TaskManagerOptions.BIND_HOST, "127.0.0.1");
-    conf.set(TaskManagerOptions.HOST, "127.0.0.1");
-    conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
-    conf.set(RestOptions.ADDRESS, "127.0.0.1");
-    return conf;
+    return FlinkEnvironments.loopback();
   }
 
   /** One batch as the map after the source saw it, and when. */
