@@ -45,6 +45,8 @@ public final class KafkaBackend implements BackendSpec {
   public static final String KIND = "kafka";
   public static final String DEFAULT_NAME = "kafka";
   public static final String DEFAULT_TOPIC = "logbench-lines";
+  /** The transaction timeout of the exactly-once sink: the broker's default maximum, 15 minutes. */
+  public static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 900_000L;
 
   /** Properties logbench sets itself; a run file may not override them. */
   static final Set<String> RESERVED =
@@ -209,6 +211,9 @@ public final class KafkaBackend implements BackendSpec {
   public KafkaSink<LogRecord> exactlyOnceSink() {
     Properties p = clientProperties();
     p.remove(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG);
+    // KafkaSink asks for one hour, which a broker with the default transaction.max.timeout.ms
+    // (15 minutes) refuses; a run file can still set its own.
+    p.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(DEFAULT_TRANSACTION_TIMEOUT_MS));
     return KafkaSink.<LogRecord>builder()
         .setBootstrapServers(bootstrap)
         .setKafkaProducerConfig(p)
