@@ -1,0 +1,312 @@
+package io.logbench.sink.kafka;
+
+import io.logbench.config.ConfigException;
+import io.logbench.config.ConfigNode;
+import io.logbench.dataset.LineBatch;
+import io.logbench.dataset.StreamCatalog;
+import io.logbench.schemas.LogRecord;
+import io.logbench.sink.BackendSpec;
+import io.logbench.sink.kafka.internal.SecretRef;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * A Kafka backend block: lines go to one topic as Avro {@link LogRecord} values keyed by stream,
+ * with the line time as record timestamp, through an idempotent producer ({@link #open}) or, with
+ * {@code exactly_once: true}, through Flink's transactional {@link KafkaSink} ({@link
+ * #sinkExactlyOnce}).
+ *
+ * <p>Keys: {@code kind} (kafka), {@code name} (default {@code kafka}), {@code bootstrap}
+ * (required), {@code topic} (default {@value #DEFAULT_TOPIC}), {@code exactly_once} (default
+ * false), {@code transactional_id_prefix} (default {@code logbench-<name>}), {@code properties}
+ * (client properties passed through; secret ones, whose key contains {@code password}, {@code
+ * jaas} or {@code secret}, must be given as {@code {env: NAME}} or {@code {file: PATH}}). The
+ * common delivery keys ({@code delivery}, {@code in_flight}, {@code retry}, {@code thresholds},
+ * {@code timeout}) are read by the delivery layer and accepted here.
+ */
+public final class KafkaBackend implements BackendSpec {
+
+  private static final long serialVersionUID = 1L;
+
+  public static final String KIND = "kafka";
+  public static final String DEFAULT_NAME = "kafka";
+  public static final String DEFAULT_TOPIC = "logbench-lines";
+  /** The transaction timeout of the exactly-once sink: the broker's default maximum, 15 minutes. */
+  public static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 900_000L;
+
+  /** Properties logbench sets itself; a run file may not override them. */
+  static final Set<String> RESERVED =
+      Set.of(
+          ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+          ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+          ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+          ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+          ProducerConfig.ACKS_CONFIG,
+          ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+
+  private final String name;
+  private final String bootstrap;
+  private final String topic;
+  private final boolean exactlyOnce;
+  private final String transactionalIdPrefix;
+  /** Plain properties, in run-file order. */
+  private final Map<String, String> properties;
+  /** Secret properties, by reference only. */
+  private final Map<String, SecretRef> secrets;
+
+  private KafkaBackend(Builder b) {
+    this.name = b.name;
+    this.bootstrap = b.bootstrap;
+    this.topic = b.topic;
+    this.exactlyOnce = b.exactlyOnce;
+    this.transactionalIdPrefix =
+        b.transactionalIdPrefix != null ? b.transactionalIdPrefix : "logbench-" + b.name;
+    this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(b.properties));
+    this.secrets = Collections.unmodifiableMap(new LinkedHashMap<>(b.secrets));
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Reads and checks a {@code kind: kafka} backend block. */
+  public static KafkaBackend parse(ConfigNode block) {
+    block.allowOnly(
+        "kind", "name", "bootstrap", "topic", "exactly_once", "transactional_id_prefix",
+        "properties", "delivery", "in_flight", "retry", "thresholds", "timeout");
+    block.choice("kind", null, KIND);
+    String bootstrap = block.string("bootstrap", null);
+    if (bootstrap == null || bootstrap.isBlank()) {
+      throw ConfigException.missing(
+          block.path().isEmpty() ? "bootstrap" : block.path() + ".bootstrap",
+          "the Kafka bootstrap servers, such as 127.0.0.1:9092");
+    }
+    Builder b =
+        builder()
+            .name(block.string("name", DEFAULT_NAME))
+            .bootstrap(bootstrap)
+            .topic(block.string("topic", DEFAULT_TOPIC))
+            .exactlyOnce(Boolean.parseBoolean(block.choice("exactly_once", "false", "true", "false")))
+            .transactionalIdPrefix(block.string("transactional_id_prefix", null));
+    ConfigNode props = block.mapping("properties");
+    Iterator<String> keys = props.raw().fieldNames();
+    while (keys.hasNext()) {
+      String key = keys.next();
+      if (RESERVED.contains(key)) {
+        throw props.invalid(key, props.raw().get(key).asText(), "a property logbench does not set itself (it sets "
+            + String.join(", ", RESERVED.stream().sorted().toList()) + ")");
+      }
+      if (isSecret(key)) {
+        if (!props.raw().get(key).isObject()) {
+          // Never echo the value: it is the secret.
+          throw new ConfigException(
+              props.path() + "." + key + ": holds a secret, so it must be given as {env: NAME} or {file: PATH}, not inline.");
+        }
+        ConfigNode ref = props.mapping(key).allowOnly("env", "file");
+        String env = ref.string("env", null);
+        String file = ref.string("file", null);
+        if ((env == null) == (file == null)) {
+          throw new ConfigException(ref.path() + ": give exactly one of env or file.");
+        }
+        b.secret(key, new SecretRef(ref.path(), env, file));
+      } else {
+        b.property(key, props.string(key, null));
+      }
+    }
+    return b.build();
+  }
+
+  /** Whether a client property holds a secret (never logged, read from env or file). */
+  static boolean isSecret(String key) {
+    String k = key.toLowerCase(Locale.ROOT);
+    return k.contains("password") || k.contains("jaas") || k.contains("secret");
+  }
+
+  @Override
+  public String kind() {
+    return KIND;
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  public String bootstrap() {
+    return bootstrap;
+  }
+
+  public String topic() {
+    return topic;
+  }
+
+  public boolean exactlyOnce() {
+    return exactlyOnce;
+  }
+
+  public String transactionalIdPrefix() {
+    return transactionalIdPrefix;
+  }
+
+  /** The plain (not secret) client properties of the run file. */
+  public Map<String, String> properties() {
+    return properties;
+  }
+
+  /** Bootstrap servers plus the run file's properties, secrets read now: for any client. */
+  public Properties clientProperties() {
+    Properties p = new Properties();
+    p.putAll(properties);
+    for (Map.Entry<String, SecretRef> s : secrets.entrySet()) {
+      p.put(s.getKey(), s.getValue().resolve());
+    }
+    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    return p;
+  }
+
+  /** Client properties plus what the idempotent producer needs (idempotence, acks=all, bytes). */
+  public Properties producerProperties() {
+    Properties p = clientProperties();
+    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    p.put(ProducerConfig.ACKS_CONFIG, "all");
+    p.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    p.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+    return p;
+  }
+
+  /**
+   * Opens an idempotent-producer sender. An {@code exactly_once} backend has none: its lines go
+   * through {@link #sinkExactlyOnce}, because a transaction per batch outside Flink's checkpoints
+   * would still write a batch twice when a task restarts.
+   */
+  @Override
+  public KafkaSender open(StreamCatalog streams) {
+    if (exactlyOnce) {
+      throw new IllegalStateException(
+          "Backend " + name + " is exactly_once, so it writes through KafkaBackend.sinkExactlyOnce, not a BatchSender.");
+    }
+    return new KafkaSender(new KafkaProducer<>(producerProperties()), topic, streams);
+  }
+
+  /**
+   * Flink's transactional sink of {@link LogRecord}s to this topic: records become visible to
+   * {@code read_committed} consumers when the checkpoint that covers them completes. The sink
+   * serializes one element to one record, so batches are first expanded into records ({@link
+   * #sinkExactlyOnce}); the producer properties, secrets included, travel in the job graph.
+   */
+  public KafkaSink<LogRecord> exactlyOnceSink() {
+    Properties p = clientProperties();
+    p.remove(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG);
+    // KafkaSink asks for one hour, which a broker with the default transaction.max.timeout.ms
+    // (15 minutes) refuses; a run file can still set its own.
+    p.putIfAbsent(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, String.valueOf(DEFAULT_TRANSACTION_TIMEOUT_MS));
+    return KafkaSink.<LogRecord>builder()
+        .setBootstrapServers(bootstrap)
+        .setKafkaProducerConfig(p)
+        .setRecordSerializer(new LogRecordSerializationSchema(topic))
+        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+        .setTransactionalIdPrefix(transactionalIdPrefix)
+        .build();
+  }
+
+  /** Expands {@code batches} into one record per line and writes them with {@link #exactlyOnceSink}. */
+  public DataStreamSink<LogRecord> sinkExactlyOnce(DataStream<LineBatch> batches, StreamCatalog streams) {
+    return batches
+        .flatMap(new LineBatchToLogRecords(streams))
+        .returns(new AvroTypeInfo<>(LogRecord.class))
+        .name(name + " records")
+        .sinkTo(exactlyOnceSink())
+        .name(name + " (exactly once)");
+  }
+
+  @Override
+  public String toString() {
+    Map<String, Object> shown = new LinkedHashMap<>(properties);
+    shown.putAll(secrets);
+    return "KafkaBackend{name=" + name + ", bootstrap=" + bootstrap + ", topic=" + topic
+        + ", exactlyOnce=" + exactlyOnce + ", transactionalIdPrefix=" + transactionalIdPrefix
+        + ", properties=" + shown + "}";
+  }
+
+  /** Builds a {@link KafkaBackend}; defaults as for a run file. */
+  public static final class Builder {
+    private String name = DEFAULT_NAME;
+    private String bootstrap;
+    private String topic = DEFAULT_TOPIC;
+    private boolean exactlyOnce;
+    private String transactionalIdPrefix;
+    private final Map<String, String> properties = new LinkedHashMap<>();
+    private final Map<String, SecretRef> secrets = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    public Builder name(String name) {
+      this.name = Objects.requireNonNull(name, "name");
+      return this;
+    }
+
+    public Builder bootstrap(String bootstrap) {
+      this.bootstrap = bootstrap;
+      return this;
+    }
+
+    public Builder topic(String topic) {
+      this.topic = Objects.requireNonNull(topic, "topic");
+      return this;
+    }
+
+    public Builder exactlyOnce(boolean exactlyOnce) {
+      this.exactlyOnce = exactlyOnce;
+      return this;
+    }
+
+    /** Null for the default {@code logbench-<name>}. */
+    public Builder transactionalIdPrefix(String prefix) {
+      this.transactionalIdPrefix = prefix;
+      return this;
+    }
+
+    public Builder property(String key, String value) {
+      properties.put(key, value);
+      return this;
+    }
+
+    Builder secret(String key, SecretRef ref) {
+      secrets.put(key, ref);
+      return this;
+    }
+
+    public KafkaBackend build() {
+      if (bootstrap == null || bootstrap.isBlank()) {
+        throw new IllegalArgumentException("A Kafka backend needs bootstrap servers.");
+      }
+      if (topic.isBlank()) {
+        throw new IllegalArgumentException("A Kafka backend needs a topic name.");
+      }
+      for (String key : properties.keySet()) {
+        if (RESERVED.contains(key)) {
+          throw new IllegalArgumentException("The property " + key + " is set by logbench and cannot be overridden.");
+        }
+        if (isSecret(key)) {
+          throw new IllegalArgumentException(
+              "The property " + key + " holds a secret, so it must come from an environment variable or a file.");
+        }
+      }
+      return new KafkaBackend(this);
+    }
+  }
+}
