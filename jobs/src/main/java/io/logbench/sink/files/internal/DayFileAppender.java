@@ -34,7 +34,6 @@ public final class DayFileAppender implements Closeable {
   private static final long MINUTE = 60_000L;
   private static final byte NEWLINE = '\n';
   private static final Pattern DAY_FILE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}\\.log");
-  private static final int FLUSH_AT = 1 << 20;
 
   private final Path dir;
   private final ZoneId zone;
@@ -44,7 +43,7 @@ public final class DayFileAppender implements Closeable {
   private long dayEndMinute;
   private MinuteJoiner joiner;
   private FileChannel channel;
-  private ByteBuffer buffer = ByteBuffer.allocate(FLUSH_AT + (64 << 10));
+  private ByteBuffer buffer = ByteBuffer.allocate(256 << 10);
 
   public DayFileAppender(Path dir, ZoneId zone) throws IOException {
     this.dir = dir;
@@ -52,7 +51,7 @@ public final class DayFileAppender implements Closeable {
     Files.createDirectories(dir);
   }
 
-  /** Appends every line of the batch (the bytes may stay buffered until {@link #flush}). */
+  /** Appends every line of the batch to the files. */
   public void append(LineBatch batch) throws IOException {
     byte[] data = batch.data();
     for (int k = 0; k < batch.count(); k++) {
@@ -69,9 +68,8 @@ public final class DayFileAppender implements Closeable {
       int start = batch.start(k);
       put(data, start, batch.end(k) - start);
     }
-    if (buffer.position() >= FLUSH_AT) {
-      flush();
-    }
+    // a batch counts as acknowledged once its bytes are in the file
+    flush();
   }
 
   /** Writes buffered bytes to the current file. */
