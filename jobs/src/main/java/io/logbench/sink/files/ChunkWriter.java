@@ -36,14 +36,12 @@ public final class ChunkWriter {
     long written = 0;
     buffer.clear();
     try (FileChannel channel = FileChannel.open(dir.resolve(chunk.file()), StandardOpenOption.WRITE)) {
-      boolean newline = chunk.leadingNewline();
-      for (int lines : chunk.minuteLines()) {
-        if (newline) {
-          put(NEWLINE);
-        }
-        newline = true;
-        int left = lines;
-        boolean first = true;
+      // minutes numbered from the chunk's first; -1 stands for the minute before it
+      MinuteJoiner joiner = new MinuteJoiner(chunk.leadingNewline() ? -1 : 0);
+      int[] minuteLines = chunk.minuteLines();
+      for (int m = 0; m < minuteLines.length; m++) {
+        newlines(joiner.advanceTo(m));
+        int left = minuteLines[m];
         while (left > 0) {
           int n = Math.min(left, BATCH_LINES);
           batch.reset(0, cursor.position());
@@ -52,10 +50,7 @@ public final class ChunkWriter {
           }
           byte[] data = batch.data();
           for (int k = 0; k < n; k++) {
-            if (!first) {
-              put(NEWLINE);
-            }
-            first = false;
+            newlines(joiner.line(m));
             int start = batch.start(k);
             put(data, start, batch.end(k) - start);
           }
@@ -73,6 +68,12 @@ public final class ChunkWriter {
               + chunk.size() + " bytes but " + written + " were written; the dataset's sizes and lines disagree.");
     }
     return written;
+  }
+
+  private void newlines(int n) {
+    for (int i = 0; i < n; i++) {
+      put(NEWLINE);
+    }
   }
 
   private void put(byte b) {

@@ -25,6 +25,11 @@ public final class SeedLayout {
 
   private SeedLayout() {}
 
+  /** The file a local day's lines go to, e.g. {@code 2021-05-01.log}. */
+  public static String fileName(LocalDate day) {
+    return day.format(FILE_NAME);
+  }
+
   /**
    * Lays out dataset lines of [fromMillis, untilMillis) (both on whole minutes) in files by
    * local day of {@code zone}, in chunks of whole minutes of at most about {@code chunkLines}.
@@ -50,7 +55,7 @@ public final class SeedLayout {
     int i = 0;
     while (i < minutes) {
       LocalDate day = Instant.ofEpochMilli(fromMillis + i * MINUTE).atZone(zone).toLocalDate();
-      String name = day.format(FILE_NAME);
+      String name = fileName(day);
       int end = i;
       while (end < minutes
           && Instant.ofEpochMilli(fromMillis + end * MINUTE).atZone(zone).toLocalDate().equals(day)) {

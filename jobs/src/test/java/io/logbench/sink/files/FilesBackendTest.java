@@ -1,0 +1,90 @@
+package io.logbench.sink.files;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.logbench.config.ConfigException;
+import io.logbench.config.ConfigNode;
+import io.logbench.dataset.LineBatch;
+import io.logbench.sink.files.internal.DayFileAppender;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The files backend's block and its day-file appender, without Flink. */
+class FilesBackendTest {
+
+  private static ConfigNode block(String json) throws Exception {
+    return new ConfigNode(new ObjectMapper().readTree(json), "backends[0]");
+  }
+
+  @Test
+  void readsItsKeysAndAcceptsTheDeliveryKeys() throws Exception {
+    FilesBackend b =
+        FilesBackend.fromConfig(
+            block("{\"kind\":\"files\",\"dir\":\"/tmp/logdir\",\"delivery\":\"at-least-once\",\"in_flight\":4,"
+                + "\"retry\":{},\"thresholds\":{},\"timeout\":\"5s\"}"));
+    assertThat(b).isEqualTo(new FilesBackend("files", "/tmp/logdir"));
+    assertThat(b.kind()).isEqualTo("files");
+  }
+
+  @Test
+  void needsADirAndRejectsUnknownKeys() {
+    assertThatThrownBy(() -> FilesBackend.fromConfig(block("{\"kind\":\"files\",\"name\":\"f\"}")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessageContaining("backends[0].dir");
+    assertThatThrownBy(() -> FilesBackend.fromConfig(block("{\"kind\":\"files\",\"dir\":\"d\",\"url\":\"x\"}")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("backends[0].url: unknown key; expected one of kind, name, dir, delivery, in_flight, retry, thresholds, timeout.");
+  }
+
+  @Test
+  void aDayChangePadsTheOldDayAndStartsTheNewOneAtMidnight(@TempDir Path dir) throws Exception {
+    long t = Instant.parse("2021-05-01T23:58:30Z").toEpochMilli();
+    try (DayFileAppender a = new DayFileAppender(dir, ZoneOffset.UTC)) {
+      a.append(batch(new long[] {t, t + 1}, "a", "b"));
+      a.append(batch(new long[] {t + 160_000}, "c"));
+    }
+    // as SeedLayout lays out 23:58 to 00:02: 23:59 and 00:00 are empty minutes
+    assertThat(read(dir, "2021-05-01.log")).isEqualTo("a\nb\n");
+    assertThat(read(dir, "2021-05-02.log")).isEqualTo("\nc");
+  }
+
+  @Test
+  void aRestoreTruncatesAndDeletesWhatCameAfterTheSnapshot(@TempDir Path dir) throws Exception {
+    long t = Instant.parse("2021-05-01T23:58:30Z").toEpochMilli();
+    DayFileAppender.State state;
+    try (DayFileAppender a = new DayFileAppender(dir, ZoneOffset.UTC)) {
+      a.append(batch(new long[] {t}, "a"));
+      state = a.snapshot();
+      a.append(batch(new long[] {t + 1, t + 160_000}, "b", "c"));
+    }
+    try (DayFileAppender a = new DayFileAppender(dir, ZoneOffset.UTC)) {
+      a.restore(state);
+      assertThat(read(dir, "2021-05-01.log")).isEqualTo("a");
+      assertThat(Files.exists(dir.resolve("2021-05-02.log"))).isFalse();
+      a.append(batch(new long[] {t + 1, t + 160_000}, "b", "c"));
+    }
+    assertThat(read(dir, "2021-05-01.log")).isEqualTo("a\nb\n");
+    assertThat(read(dir, "2021-05-02.log")).isEqualTo("\nc");
+  }
+
+  private static LineBatch batch(long[] millis, String... lines) {
+    LineBatch b = new LineBatch();
+    b.reset(0, 0);
+    for (int i = 0; i < lines.length; i++) {
+      byte[] bytes = lines[i].getBytes(StandardCharsets.UTF_8);
+      b.append(bytes, 0, bytes.length, millis[i], 0);
+    }
+    return b;
+  }
+
+  private static String read(Path dir, String name) throws Exception {
+    return Files.readString(dir.resolve(name));
+  }
+}
