@@ -150,6 +150,21 @@ class ElasticsearchSenderITCase {
   }
 
   @Test
+  void aBackendBlockOpensASenderThatWrites() throws Exception {
+    ElasticsearchBackend backend =
+        ElasticsearchBackend.parse(
+            new io.logbench.config.ConfigNode(
+                new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
+                    .readTree("kind: opensearch\nurl: " + server.url() + "\nindex: it-block\nrefresh: wait_for\n"),
+                "backends[0]"));
+    try (io.logbench.sink.BatchSender sender = backend.open(streams)) {
+      SendResult r = sender.send(TestBatches.of(4, 400, MAY_2021, new int[] {1}, "p", "q")).get(120, TimeUnit.SECONDS);
+      assertThat(r).isEqualTo(SendResult.accepted(2, 200));
+    }
+    assertThat(json(server.request("GET", "/it-block/_doc/401", null)).at("/_source/path").asText()).isEqualTo("/b");
+  }
+
+  @Test
   void waitForRefreshMakesAckedLinesCountableWithoutAnExplicitRefresh() throws Exception {
     LineBatch batch = TestBatches.of(3, 300, MAY_2021, new int[] {0}, "x", "y", "z");
     try (ElasticsearchSender sender = sender("it-wait-for", Refresh.WAIT_FOR)) {

@@ -18,6 +18,10 @@ import java.util.Map;
  * so accepted; 429 and 5xx items retried; any other item status rejected by {@code "<status>
  * <error.type>"}. Whole-request 429/5xx are retryable, other statuses fatal.
  *
+ * <p>The batch's kind: ACCEPTED when every item is stored (409s included), RETRYABLE when every
+ * item is to be retried, FATAL when every item is rejected, PARTIAL otherwise (even with no item
+ * stored, when some are rejected and others to be retried: both sets are in the result).
+ *
  * <p>An unreadable 200 body (or one whose items do not match the request) is retryable: it does
  * not say which lines were stored, and since every action is a {@code create} with a fixed
  * {@code _id}, resending cannot duplicate (already stored lines answer 409 next time).
