@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.BitSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -99,7 +100,7 @@ public final class ElasticsearchSender implements BatchSender {
       // A bug, not a backend answer: let the caller see it.
       throw new CompletionException(cause);
     }
-    return new SendResult(SendResult.Kind.RETRYABLE, 0, 0, java.util.List.of(), sent, SendResult.bounded(detail));
+    return new SendResult(SendResult.Kind.RETRYABLE, 0, 0, List.of(), sent, SendResult.bounded(detail));
   }
 
   @Override

@@ -15,6 +15,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.BitSet;
+import java.util.List;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -103,7 +105,7 @@ public final class SplunkSender implements BatchSender {
         return done(SendResult.accepted(lines, status));
       }
       if (answer.ackId() < 0) {
-        return done(new SendResult(SendResult.Kind.ACCEPTED, status, lines, java.util.List.of(), new java.util.BitSet(),
+        return done(new SendResult(SendResult.Kind.ACCEPTED, status, lines, List.of(), new BitSet(),
             "HEC answered Success without an ackId: indexer acknowledgement is not enabled on the token"));
       }
       return acks.await(answer.ackId(), lines);

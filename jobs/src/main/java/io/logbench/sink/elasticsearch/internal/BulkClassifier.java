@@ -2,10 +2,11 @@ package io.logbench.sink.elasticsearch.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.logbench.sink.SendResult;
 import io.logbench.sink.SendResult.Kind;
 import io.logbench.sink.SendResult.Rejection;
+import io.logbench.sink.SendResult;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
@@ -149,6 +150,6 @@ public final class BulkClassifier {
 
   private static String text(byte[] body) {
     int n = Math.min(body.length, 400);
-    return new String(body, 0, n, java.nio.charset.StandardCharsets.UTF_8);
+    return new String(body, 0, n, StandardCharsets.UTF_8);
   }
 }

@@ -4,6 +4,8 @@ import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.sink.internal.JsonBytes;
 import io.logbench.sink.internal.TimestampWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
 import java.util.Map;
 import java.util.Set;
 
@@ -26,7 +28,7 @@ public final class BulkEncoder {
   private final TimestampWriter time = new TimestampWriter();
 
   public BulkEncoder(String index, StreamCatalog streams) {
-    this.actionPrefix = JsonBytes.ascii("{\"create\":{\"_index\":" + new String(JsonBytes.quoted(index), java.nio.charset.StandardCharsets.UTF_8) + ",\"_id\":\"");
+    this.actionPrefix = JsonBytes.ascii("{\"create\":{\"_index\":" + new String(JsonBytes.quoted(index), StandardCharsets.UTF_8) + ",\"_id\":\"");
     this.timestampPrefix = JsonBytes.ascii("\"}}\n{\"@timestamp\":\"");
     this.messagePrefix = JsonBytes.ascii("\",\"message\":\"");
     this.seqPrefix = JsonBytes.ascii("\",\"seq\":");
@@ -47,7 +49,7 @@ public final class BulkEncoder {
   }
 
   /** The body for lines of {@code batch} whose index is set in {@code lines} (all when null). */
-  public byte[] encode(LineBatch batch, java.util.BitSet lines) {
+  public byte[] encode(LineBatch batch, BitSet lines) {
     JsonBytes out = new JsonBytes(batch.byteSize() + batch.count() * 160);
     int n = batch.count();
     for (int k = lines == null ? 0 : lines.nextSetBit(0); k >= 0 && k < n;
