@@ -1,0 +1,177 @@
+package io.logbench.sink.elasticsearch;
+
+import io.logbench.dataset.LineBatch;
+import io.logbench.dataset.StreamCatalog;
+import io.logbench.sink.BatchSender;
+import io.logbench.sink.SendResult;
+import io.logbench.sink.elasticsearch.ElasticsearchBackend.Refresh;
+import io.logbench.sink.elasticsearch.internal.BulkClassifier;
+import io.logbench.sink.elasticsearch.internal.BulkEncoder;
+import io.logbench.sink.internal.HttpClients;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Sends batches to Elasticsearch or OpenSearch as {@code _bulk} requests of {@code create}
+ * actions with the line's global sequence id as {@code _id}, so a resent line is answered 409 and
+ * never stored twice. Answers are classified per item by {@link BulkClassifier}.
+ *
+ * <p>Defaults: {@link #DEFAULT_REQUEST_TIMEOUT} per request, {@link #DEFAULT_CONNECT_TIMEOUT} to
+ * connect.
+ */
+public final class ElasticsearchSender implements BatchSender {
+
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+  private final URI bulkUri;
+  private final String authorization;
+  private final Duration requestTimeout;
+  private final HttpClient client;
+  private final HttpClients ownClient;
+  private final BulkEncoder encoder;
+
+  private ElasticsearchSender(Builder b) {
+    String query = b.refresh == Refresh.WAIT_FOR ? "?refresh=wait_for" : "";
+    this.bulkUri = URI.create(b.url + "/_bulk" + query);
+    this.authorization = b.authorization;
+    this.requestTimeout = b.requestTimeout;
+    this.ownClient = b.client == null ? new HttpClients("elasticsearch-sender", DEFAULT_CONNECT_TIMEOUT) : null;
+    this.client = b.client != null ? b.client : ownClient.client();
+    this.encoder = new BulkEncoder(b.index, b.streams);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public CompletableFuture<SendResult> send(LineBatch batch) {
+    BitSet all = new BitSet(batch.count());
+    all.set(0, batch.count());
+    return send(batch, all);
+  }
+
+  /**
+   * Sends only the lines of {@code batch} set in {@code lines} (e.g. the retry set of an earlier
+   * answer); line indexes in the result are those of {@code batch}.
+   */
+  public CompletableFuture<SendResult> send(LineBatch batch, BitSet lines) {
+    int batchSize = batch.count();
+    BitSet sent = (BitSet) lines.clone();
+    if (sent.isEmpty()) {
+      return CompletableFuture.completedFuture(SendResult.accepted(0, 0));
+    }
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(bulkUri)
+            .timeout(requestTimeout)
+            .header("Content-Type", "application/x-ndjson")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(encoder.encode(batch, sent)));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return client
+        .sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray())
+        .handle(
+            (response, error) ->
+                error == null
+                    ? BulkClassifier.classify(response.statusCode(), response.body(), sent, batchSize)
+                    : failed(error, sent));
+  }
+
+  private static SendResult failed(Throwable error, BitSet sent) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    String detail;
+    if (cause instanceof HttpTimeoutException) {
+      detail = "timeout: no answer to the bulk request in time";
+    } else if (cause instanceof IOException) {
+      detail = "io: " + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+    } else {
+      // A bug, not a backend answer: let the caller see it.
+      throw new CompletionException(cause);
+    }
+    return new SendResult(SendResult.Kind.RETRYABLE, 0, 0, List.of(), sent, SendResult.bounded(detail));
+  }
+
+  @Override
+  public void close() {
+    if (ownClient != null) {
+      ownClient.close();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ElasticsearchSender{" + bulkUri + (authorization == null ? "" : ", basic auth") + "}";
+  }
+
+  /** Settings of a sender; {@code url}, {@code streams} are required. */
+  public static final class Builder {
+    private String url;
+    private String index = ElasticsearchBackend.DEFAULT_INDEX;
+    private StreamCatalog streams;
+    private Refresh refresh = Refresh.NONE;
+    private String authorization;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private HttpClient client;
+
+    private Builder() {}
+
+    /** Base URL, e.g. {@code http://127.0.0.1:9200}. */
+    public Builder url(String url) {
+      this.url = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+      return this;
+    }
+
+    public Builder index(String index) {
+      this.index = index;
+      return this;
+    }
+
+    public Builder streams(StreamCatalog streams) {
+      this.streams = streams;
+      return this;
+    }
+
+    public Builder refresh(Refresh refresh) {
+      this.refresh = refresh;
+      return this;
+    }
+
+    /** The full {@code Authorization} header value (a secret: never logged or shown). */
+    public Builder authorization(String authorization) {
+      this.authorization = authorization;
+      return this;
+    }
+
+    public Builder requestTimeout(Duration requestTimeout) {
+      this.requestTimeout = requestTimeout;
+      return this;
+    }
+
+    /** A client to share (the sender then does not shut it down). */
+    public Builder client(HttpClient client) {
+      this.client = client;
+      return this;
+    }
+
+    public ElasticsearchSender build() {
+      Objects.requireNonNull(url, "The url of an Elasticsearch sender is required.");
+      Objects.requireNonNull(streams, "The stream catalog of an Elasticsearch sender is required.");
+      if (requestTimeout.isNegative() || requestTimeout.isZero()) {
+        throw new IllegalArgumentException("The request timeout must be positive, got " + requestTimeout + ".");
+      }
+      return new ElasticsearchSender(this);
+    }
+  }
+}

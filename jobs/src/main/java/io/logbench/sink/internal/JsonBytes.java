@@ -1,0 +1,131 @@
+package io.logbench.sink.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * A growable byte buffer for request bodies made of pre-serialized pieces, with JSON string
+ * escaping that works on the raw UTF-8 bytes of a line (no String, no per-line Jackson).
+ */
+public final class JsonBytes {
+
+  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
+
+  private byte[] buf;
+  private int size;
+
+  public JsonBytes(int capacity) {
+    this.buf = new byte[Math.max(64, capacity)];
+  }
+
+  public int size() {
+    return size;
+  }
+
+  /** A copy of the bytes written so far. */
+  public byte[] toByteArray() {
+    return Arrays.copyOf(buf, size);
+  }
+
+  private void ensure(int more) {
+    if (size + more > buf.length) {
+      buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+    }
+  }
+
+  public JsonBytes append(byte[] piece) {
+    ensure(piece.length);
+    System.arraycopy(piece, 0, buf, size, piece.length);
+    size += piece.length;
+    return this;
+  }
+
+  public JsonBytes append(byte b) {
+    ensure(1);
+    buf[size++] = b;
+    return this;
+  }
+
+  /** Appends the decimal digits of {@code v}. */
+  public JsonBytes appendLong(long v) {
+    if (v == Long.MIN_VALUE) {
+      return append(Long.toString(v).getBytes(StandardCharsets.US_ASCII));
+    }
+    if (v < 0) {
+      append((byte) '-');
+      v = -v;
+    }
+    int digits = 1;
+    for (long t = v; t >= 10; t /= 10) {
+      digits++;
+    }
+    ensure(digits);
+    for (int i = size + digits - 1; i >= size; i--) {
+      buf[i] = (byte) ('0' + (v % 10));
+      v /= 10;
+    }
+    size += digits;
+    return this;
+  }
+
+  /** Appends {@code v} as exactly {@code width} digits, zero padded (v must fit). */
+  public JsonBytes appendPadded(long v, int width) {
+    ensure(width);
+    for (int i = size + width - 1; i >= size; i--) {
+      buf[i] = (byte) ('0' + (v % 10));
+      v /= 10;
+    }
+    size += width;
+    return this;
+  }
+
+  /**
+   * Appends {@code len} UTF-8 bytes of {@code src} escaped for the inside of a JSON string:
+   * quote, backslash and control characters are escaped; other bytes (including multi-byte UTF-8
+   * sequences) are copied as they are.
+   */
+  public JsonBytes appendEscaped(byte[] src, int off, int len) {
+    ensure(len);
+    int end = off + len;
+    for (int i = off; i < end; i++) {
+      byte b = src[i];
+      if (b == '"' || b == '\\') {
+        ensure(2 + end - i);
+        buf[size++] = '\\';
+        buf[size++] = b;
+      } else if (b >= 0 && b < 0x20) {
+        ensure(6 + end - i);
+        buf[size++] = '\\';
+        switch (b) {
+          case '\n' -> buf[size++] = 'n';
+          case '\r' -> buf[size++] = 'r';
+          case '\t' -> buf[size++] = 't';
+          case '\b' -> buf[size++] = 'b';
+          case '\f' -> buf[size++] = 'f';
+          default -> {
+            buf[size++] = 'u';
+            buf[size++] = '0';
+            buf[size++] = '0';
+            buf[size++] = HEX[b >> 4];
+            buf[size++] = HEX[b & 0xF];
+          }
+        }
+      } else {
+        buf[size++] = b;
+      }
+    }
+    return this;
+  }
+
+  /** A Java string as a quoted JSON string, in UTF-8 bytes (for pre-serializing pieces once). */
+  public static byte[] quoted(String s) {
+    byte[] raw = s.getBytes(StandardCharsets.UTF_8);
+    JsonBytes out = new JsonBytes(raw.length + 8);
+    out.append((byte) '"').appendEscaped(raw, 0, raw.length).append((byte) '"');
+    return out.toByteArray();
+  }
+
+  public static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}

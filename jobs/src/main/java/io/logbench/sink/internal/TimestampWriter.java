@@ -1,0 +1,38 @@
+package io.logbench.sink.internal;
+
+import java.nio.charset.StandardCharsets;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * Writes epoch-nanosecond timestamps as RFC 3339 UTC text with nine fraction digits, or as epoch
+ * seconds with nine fraction digits. The date part of the last second is cached, because lines of
+ * a batch share their second; not thread-safe (one per sender, used from one thread).
+ */
+public final class TimestampWriter {
+
+  private long cachedSecond = Long.MIN_VALUE;
+  private byte[] cachedPrefix;
+
+  /** {@code 2021-05-01T03:00:00.123456789Z} */
+  public void rfc3339(JsonBytes out, long epochNanos) {
+    long second = Math.floorDiv(epochNanos, 1_000_000_000L);
+    if (second != cachedSecond) {
+      LocalDateTime t = LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC);
+      cachedPrefix =
+          String.format(
+                  "%04d-%02d-%02dT%02d:%02d:%02d.",
+                  t.getYear(), t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond())
+              .getBytes(StandardCharsets.US_ASCII);
+      cachedSecond = second;
+    }
+    out.append(cachedPrefix).appendPadded(Math.floorMod(epochNanos, 1_000_000_000L), 9).append((byte) 'Z');
+  }
+
+  /** {@code 1619838000.123456789} (epoch seconds; non-negative times only). */
+  public static void epochSeconds(JsonBytes out, long epochNanos) {
+    out.appendLong(Math.floorDiv(epochNanos, 1_000_000_000L))
+        .append((byte) '.')
+        .appendPadded(Math.floorMod(epochNanos, 1_000_000_000L), 9);
+  }
+}

@@ -1,0 +1,74 @@
+package io.logbench.sink.elasticsearch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.logbench.config.ConfigException;
+import io.logbench.config.ConfigNode;
+import io.logbench.sink.elasticsearch.ElasticsearchBackend.Refresh;
+import org.junit.jupiter.api.Test;
+
+/** Reading elasticsearch/opensearch backend blocks. */
+class ElasticsearchBackendTest {
+
+  private static ConfigNode block(String yaml) throws Exception {
+    return new ConfigNode(new ObjectMapper(new YAMLFactory()).readTree(yaml), "backends[0]");
+  }
+
+  @Test
+  void defaultsApply() throws Exception {
+    ElasticsearchBackend b = ElasticsearchBackend.parse(block("kind: elasticsearch\nurl: http://127.0.0.1:9200/\n"));
+    assertThat(b.name()).isEqualTo("elasticsearch");
+    assertThat(b.kind()).isEqualTo("elasticsearch");
+    assertThat(b.url()).isEqualTo("http://127.0.0.1:9200");
+    assertThat(b.index()).isEqualTo("logbench");
+    assertThat(b.refresh()).isEqualTo(Refresh.NONE);
+    assertThat(b.user()).isNull();
+    assertThat(b.password()).isNull();
+  }
+
+  @Test
+  void everyKeyIsReadAndDeliveryKeysAreLeftToOthers() throws Exception {
+    ElasticsearchBackend b =
+        ElasticsearchBackend.parse(
+            block(
+                "kind: opensearch\nname: os\nurl: https://search:9200\nindex: logs-2021\nuser: bench\n"
+                    + "password_env: OS_PASSWORD\nrefresh: wait_for\ndelivery: load-test\nin_flight: 4\n"
+                    + "retry: {max: 3}\nthresholds: {}\ntimeout: 10s\n"));
+    assertThat(b.kind()).isEqualTo("opensearch");
+    assertThat(b.name()).isEqualTo("os");
+    assertThat(b.index()).isEqualTo("logs-2021");
+    assertThat(b.refresh()).isEqualTo(Refresh.WAIT_FOR);
+    assertThat(b.password().env()).isEqualTo("OS_PASSWORD");
+    assertThat(b.toString()).contains("env:OS_PASSWORD");
+  }
+
+  @Test
+  void errorsNameTheKey() {
+    assertThatThrownBy(() -> ElasticsearchBackend.parse(block("kind: elasticsearch\n")))
+        .isInstanceOf(ConfigException.class)
+        .hasMessage("backends[0].url: missing; expected a base URL such as http://127.0.0.1:9200.");
+    assertThatThrownBy(() -> ElasticsearchBackend.parse(block("kind: elasticsearch\nurl: http://x\nrefresh: true\n")))
+        .hasMessage("backends[0].refresh: \"true\" is not valid; expected one of none, wait_for.");
+    assertThatThrownBy(() -> ElasticsearchBackend.parse(block("kind: elasticsearch\nurl: http://x\nindex: Logs\n")))
+        .hasMessageStartingWith("backends[0].index: \"Logs\" is not valid; expected a lowercase index name");
+    assertThatThrownBy(() -> ElasticsearchBackend.parse(block("kind: elasticsearch\nurl: http://x\nuser: u\n")))
+        .hasMessage("backends[0]: user needs a password; set password_env or password_file.");
+    assertThatThrownBy(() -> ElasticsearchBackend.parse(block("kind: elasticsearch\nurl: http://x\nshards: 2\n")))
+        .hasMessageStartingWith("backends[0].shards: unknown key; expected one of kind, name, url");
+    assertThatThrownBy(() -> ElasticsearchBackend.parse(block("kind: elasticsearch\nurl: ftp://x\n")))
+        .hasMessageStartingWith("backends[0].url: \"ftp://x\" is not valid; expected an http or https base URL");
+  }
+
+  @Test
+  void passwordIsReadWhenASenderOpensAndAMissingOneSaysWhere() throws Exception {
+    ElasticsearchBackend b =
+        ElasticsearchBackend.parse(
+            block("kind: elasticsearch\nurl: http://127.0.0.1:9\nuser: u\npassword_env: LOGBENCH_TEST_UNSET_PASSWORD\n"));
+    assertThatThrownBy(() -> b.open(new io.logbench.sink.internal.FixedStreams(java.util.Map.of("a", "b"))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("The environment variable LOGBENCH_TEST_UNSET_PASSWORD for the password is not set or empty.");
+  }
+}

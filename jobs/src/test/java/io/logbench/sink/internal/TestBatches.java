@@ -1,0 +1,24 @@
+package io.logbench.sink.internal;
+
+import io.logbench.dataset.LineBatch;
+import java.nio.charset.StandardCharsets;
+
+/** Small batches with chosen lines, times and streams, for sender tests. */
+public final class TestBatches {
+
+  private TestBatches() {}
+
+  /**
+   * A batch of {@code lines}, line k at {@code startMillis + k} on stream {@code streams[k %
+   * streams.length]}.
+   */
+  public static LineBatch of(long batchId, long firstSeq, long startMillis, int[] streams, String... lines) {
+    LineBatch b = new LineBatch(lines.length, 256);
+    b.reset(batchId, firstSeq);
+    for (int k = 0; k < lines.length; k++) {
+      byte[] bytes = lines[k].getBytes(StandardCharsets.UTF_8);
+      b.append(bytes, 0, bytes.length, startMillis + k, streams[k % streams.length]);
+    }
+    return b;
+  }
+}

@@ -1,0 +1,583 @@
+package io.logbench.sink.splunk;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A protocol emulator of a Splunk HTTP Event Collector and of the one search a verifier needs,
+ * on 127.0.0.1. It is not Splunk: it follows Splunk's documented API for
+ *
+ * <ul>
+ *   <li>{@code POST /services/collector/event}: {@code Authorization: Splunk <token>}; concatenated
+ *       JSON events; answers {@code {"text":"Success","code":0}} (plus {@code "ackId"} when
+ *       acknowledgement is on); 401 code 2 (no token) or 3 (not "Splunk <token>"), 403 code 4
+ *       (unknown token), 400 code 5 (no data), 6 (invalid data format, with {@code
+ *       invalid-event-number}), 7 (incorrect index), 10 (no channel), 11 (invalid channel), 12/13
+ *       (event missing/blank). A request with an error stores none of its events (an emulator
+ *       choice).
+ *   <li>{@code POST /services/collector/ack}: {@code {"acks":[ids]}} answered {@code
+ *       {"acks":{"id":true|false}}}; an id reported true is released; 400 code 14 when
+ *       acknowledgement is off.
+ *   <li>{@code GET /services/collector/health}: 200 code 17, or 503 code 18 when told unhealthy.
+ *   <li>{@code POST|GET /services/search/jobs/export} with {@code search=| tstats count where
+ *       index=<idx> by _time span=<N><s|m|h|d>}, {@code earliest_time}, {@code latest_time}
+ *       (epoch seconds or ISO 8601; [earliest, latest)), {@code output_mode=json}, basic auth:
+ *       one line per non-empty bucket {@code {"preview":false,"offset":i,"result":{"_time":
+ *       "2021-05-01T03:00:00.000+00:00","count":"12"}}}, {@code "lastrow":true} on the last;
+ *       buckets are [t, t + span) aligned to the epoch (UTC). No bucket, no line (tstats does not
+ *       emit empty buckets): the body is then empty.
+ * </ul>
+ *
+ * Failures can be injected on event requests: the next N answer a status, wait, hang (until the
+ * emulator closes), or answer garbage with 200; the next N accepted events can be silently lost;
+ * acks can be made never to become true, or only after a number of polls.
+ */
+public final class SplunkHecEmulator implements AutoCloseable {
+
+  /** An event as stored. */
+  public record StoredEvent(
+      long timeNanos, String host, String source, String sourcetype, String index, String event,
+      Map<String, String> fields, String channel) {}
+
+  /** An event request as received (headers by lowercase name, first value). */
+  public record Received(Map<String, String> headers, String query, byte[] body) {
+    public String header(String name) {
+      return headers.get(name.toLowerCase());
+    }
+  }
+
+  private enum FaultKind { STATUS, DELAY, HANG, GARBAGE }
+
+  private record Fault(FaultKind kind, int status, Duration delay) {}
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+  private static final DateTimeFormatter SPLUNK_TIME =
+      DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSxxx").withZone(ZoneOffset.UTC);
+  private static final Pattern TSTATS =
+      Pattern.compile(
+          "\\s*\\|\\s*tstats\\s+count\\s+where\\s+index\\s*=\\s*\"?([^\\s\"]+)\"?\\s+by\\s+_time\\s+span\\s*=\\s*(\\d+)(s|m|h|d)\\s*",
+          Pattern.CASE_INSENSITIVE);
+
+  private final HttpServer server;
+  private final ExecutorService executor = Executors.newCachedThreadPool();
+  private final CountDownLatch closed = new CountDownLatch(1);
+
+  private final Set<String> tokens = ConcurrentHashMap.newKeySet();
+  private volatile Set<String> indexes = null;
+  private volatile boolean ackEnabled;
+  private volatile boolean acksNeverTrue;
+  private volatile int ackAfterPolls = 1;
+  private volatile boolean unhealthy;
+  private volatile String searchAuthorization =
+      "Basic " + Base64.getEncoder().encodeToString("admin:changeme".getBytes(StandardCharsets.UTF_8));
+
+  private final ConcurrentLinkedQueue<Fault> faults = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger eventsToLose = new AtomicInteger();
+  private final AtomicInteger lost = new AtomicInteger();
+
+  private final List<StoredEvent> events = new CopyOnWriteArrayList<>();
+  private final List<Received> received = new CopyOnWriteArrayList<>();
+  private final List<List<Long>> ackPolls = new CopyOnWriteArrayList<>();
+  private final Map<String, AtomicLong> nextAckId = new ConcurrentHashMap<>();
+  /** channel -> ack id -> polls seen so far. */
+  private final Map<String, Map<Long, Integer>> openAcks = new ConcurrentHashMap<>();
+
+  private SplunkHecEmulator(String token) throws IOException {
+    tokens.add(token);
+    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    server.setExecutor(executor);
+    server.createContext("/services/collector/event", ex -> guarded(ex, this::event));
+    server.createContext("/services/collector/ack", ex -> guarded(ex, this::ack));
+    server.createContext("/services/collector/health", ex -> guarded(ex, this::health));
+    server.createContext("/services/search/jobs/export", ex -> guarded(ex, this::export));
+    server.start();
+  }
+
+  /** Starts an emulator that accepts {@code token}. */
+  public static SplunkHecEmulator start(String token) {
+    try {
+      return new SplunkHecEmulator(token);
+    } catch (IOException e) {
+      throw new IllegalStateException("The HEC emulator could not bind 127.0.0.1.", e);
+    }
+  }
+
+  public String url() {
+    return "http://127.0.0.1:" + server.getAddress().getPort();
+  }
+
+  // ---- configuration ----
+
+  public SplunkHecEmulator ackEnabled(boolean on) {
+    this.ackEnabled = on;
+    return this;
+  }
+
+  /** Only these indexes are allowed (default: any). */
+  public SplunkHecEmulator indexes(String... allowed) {
+    this.indexes = Set.of(allowed);
+    return this;
+  }
+
+  /** Basic-auth credentials of the search endpoint (default admin/changeme). */
+  public SplunkHecEmulator searchCredentials(String user, String password) {
+    this.searchAuthorization =
+        "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    return this;
+  }
+
+  public SplunkHecEmulator unhealthy(boolean unhealthy) {
+    this.unhealthy = unhealthy;
+    return this;
+  }
+
+  // ---- failure injection ----
+
+  /** The next {@code n} event requests answer {@code status} with HEC's body for it. */
+  public SplunkHecEmulator failNext(int n, int status) {
+    return add(n, new Fault(FaultKind.STATUS, status, Duration.ZERO));
+  }
+
+  /** The next {@code n} event requests are handled normally after waiting {@code delay}. */
+  public SplunkHecEmulator delayNext(int n, Duration delay) {
+    return add(n, new Fault(FaultKind.DELAY, 0, delay));
+  }
+
+  /** The next {@code n} event requests are never answered (until the emulator closes). */
+  public SplunkHecEmulator hangNext(int n) {
+    return add(n, new Fault(FaultKind.HANG, 0, Duration.ZERO));
+  }
+
+  /** The next {@code n} event requests store nothing and answer 200 with a body that is not JSON. */
+  public SplunkHecEmulator garbageNext(int n) {
+    return add(n, new Fault(FaultKind.GARBAGE, 200, Duration.ZERO));
+  }
+
+  /** The next {@code n} events of accepted requests are answered Success (and acked) but not stored. */
+  public SplunkHecEmulator loseNext(int n) {
+    eventsToLose.addAndGet(n);
+    return this;
+  }
+
+  /** Ack ids never become true. */
+  public SplunkHecEmulator acksNeverTrue(boolean never) {
+    this.acksNeverTrue = never;
+    return this;
+  }
+
+  /** An ack id becomes true on its {@code polls}-th poll (default 1: the first). */
+  public SplunkHecEmulator ackAfterPolls(int polls) {
+    this.ackAfterPolls = polls;
+    return this;
+  }
+
+  private SplunkHecEmulator add(int n, Fault f) {
+    for (int i = 0; i < n; i++) {
+      faults.add(f);
+    }
+    return this;
+  }
+
+  // ---- inspection ----
+
+  public List<StoredEvent> events() {
+    return Collections.unmodifiableList(events);
+  }
+
+  /** Events received and lost on purpose (see {@link #loseNext}). */
+  public int lostCount() {
+    return lost.get();
+  }
+
+  /** Event requests as received, faults included. */
+  public List<Received> received() {
+    return Collections.unmodifiableList(received);
+  }
+
+  /** The ack ids asked about, one list per ack request. */
+  public List<List<Long>> ackPolls() {
+    return Collections.unmodifiableList(ackPolls);
+  }
+
+  // ---- handlers ----
+
+  private interface Handler {
+    void handle(HttpExchange ex) throws Exception;
+  }
+
+  private void guarded(HttpExchange ex, Handler h) throws IOException {
+    try {
+      h.handle(ex);
+    } catch (Exception e) {
+      answer(ex, 500, "{\"text\":\"Internal server error\",\"code\":8}");
+    } finally {
+      ex.close();
+    }
+  }
+
+  private static void answer(HttpExchange ex, int status, String body) throws IOException {
+    byte[] out = body.getBytes(StandardCharsets.UTF_8);
+    ex.getResponseHeaders().set("Content-Type", "application/json; charset=UTF-8");
+    ex.sendResponseHeaders(status, out.length == 0 ? -1 : out.length);
+    if (out.length > 0) {
+      ex.getResponseBody().write(out);
+    }
+  }
+
+  private static String hec(String text, int code) {
+    return "{\"text\":\"" + text + "\",\"code\":" + code + "}";
+  }
+
+  /** Whether the token is fine; when not, the error has been answered. */
+  private boolean authorized(HttpExchange ex) throws IOException {
+    String auth = ex.getRequestHeaders().getFirst("Authorization");
+    if (auth == null || auth.isBlank()) {
+      answer(ex, 401, hec("Token is required", 2));
+      return false;
+    }
+    if (!auth.startsWith("Splunk ")) {
+      answer(ex, 401, hec("Invalid authorization", 3));
+      return false;
+    }
+    if (!tokens.contains(auth.substring("Splunk ".length()).trim())) {
+      answer(ex, 403, hec("Invalid token", 4));
+      return false;
+    }
+    return true;
+  }
+
+  /** The request's channel, or null after answering the error (when ack needs one). */
+  private String channel(HttpExchange ex, boolean required) throws IOException {
+    String channel = ex.getRequestHeaders().getFirst("X-Splunk-Request-Channel");
+    if (channel == null) {
+      channel = query(ex).get("channel");
+    }
+    if (channel == null) {
+      if (required) {
+        answer(ex, 400, hec("Data channel is missing", 10));
+      }
+      return null;
+    }
+    try {
+      UUID.fromString(channel);
+    } catch (IllegalArgumentException e) {
+      answer(ex, 400, hec("Invalid data channel", 11));
+      return null;
+    }
+    return channel;
+  }
+
+  private void event(HttpExchange ex) throws Exception {
+    byte[] body = ex.getRequestBody().readAllBytes();
+    Map<String, String> headers = new HashMap<>();
+    ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(), v.get(0)));
+    received.add(new Received(headers, ex.getRequestURI().getRawQuery(), body));
+    Fault fault = faults.poll();
+    if (fault != null) {
+      switch (fault.kind()) {
+        case STATUS -> {
+          answer(ex, fault.status(), failureBody(fault.status()));
+          return;
+        }
+        case HANG -> {
+          closed.await();
+          return;
+        }
+        case GARBAGE -> {
+          answer(ex, 200, "<html><body>Bad Gateway</body></html>");
+          return;
+        }
+        case DELAY -> {
+          if (closed.await(fault.delay().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+            return;
+          }
+        }
+      }
+    }
+    if (!authorized(ex)) {
+      return;
+    }
+    String channel = null;
+    if (ackEnabled) {
+      channel = channel(ex, true);
+      if (channel == null) {
+        return;
+      }
+    }
+    if (body.length == 0 || new String(body, StandardCharsets.UTF_8).isBlank()) {
+      answer(ex, 400, hec("No data", 5));
+      return;
+    }
+    List<StoredEvent> parsed = new ArrayList<>();
+    int n = 0;
+    try (MappingIterator<JsonNode> it = JSON.readerFor(JsonNode.class).readValues(body)) {
+      while (it.hasNextValue()) {
+        JsonNode e = it.nextValue();
+        if (!e.isObject()) {
+          answer(ex, 400, invalid("Invalid data format", 6, n));
+          return;
+        }
+        JsonNode event = e.get("event");
+        if (event == null) {
+          answer(ex, 400, invalid("Event field is required", 12, n));
+          return;
+        }
+        if (event.isTextual() && event.asText().isEmpty()) {
+          answer(ex, 400, invalid("Event field cannot be blank", 13, n));
+          return;
+        }
+        String index = e.path("index").asText("main");
+        if (indexes != null && !indexes.contains(index)) {
+          answer(ex, 400, invalid("Incorrect index", 7, n));
+          return;
+        }
+        Map<String, String> fields = new LinkedHashMap<>();
+        Iterator<Map.Entry<String, JsonNode>> fi = e.path("fields").fields();
+        while (fi.hasNext()) {
+          Map.Entry<String, JsonNode> f = fi.next();
+          fields.put(f.getKey(), f.getValue().asText());
+        }
+        parsed.add(
+            new StoredEvent(
+                timeNanos(e.get("time")), text(e, "host"), text(e, "source"), text(e, "sourcetype"), index,
+                event.isTextual() ? event.asText() : event.toString(), fields, channel));
+        n++;
+      }
+    } catch (IOException e) {
+      answer(ex, 400, invalid("Invalid data format", 6, n));
+      return;
+    }
+    for (StoredEvent e : parsed) {
+      if (eventsToLose.getAndUpdate(v -> Math.max(0, v - 1)) > 0) {
+        lost.incrementAndGet();
+      } else {
+        events.add(e);
+      }
+    }
+    if (ackEnabled) {
+      long id = nextAckId.computeIfAbsent(channel, c -> new AtomicLong()).getAndIncrement();
+      openAcks.computeIfAbsent(channel, c -> new ConcurrentHashMap<>()).put(id, 0);
+      answer(ex, 200, "{\"text\":\"Success\",\"code\":0,\"ackId\":" + id + "}");
+    } else {
+      answer(ex, 200, hec("Success", 0));
+    }
+  }
+
+  private static String invalid(String text, int code, int eventNumber) {
+    return "{\"text\":\"" + text + "\",\"code\":" + code + ",\"invalid-event-number\":" + eventNumber + "}";
+  }
+
+  private static String failureBody(int status) {
+    return switch (status) {
+      case 400 -> hec("Invalid data format", 6);
+      case 401 -> hec("Token is required", 2);
+      case 403 -> hec("Invalid token", 4);
+      case 500 -> hec("Internal server error", 8);
+      case 503 -> hec("Server is busy", 9);
+      default -> "{\"text\":\"Injected failure\"}";
+    };
+  }
+
+  private static String text(JsonNode e, String key) {
+    JsonNode v = e.get(key);
+    return v == null || v.isNull() ? null : v.asText();
+  }
+
+  private static long timeNanos(JsonNode time) {
+    if (time == null || time.isNull()) {
+      Instant now = Instant.now();
+      return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+    BigDecimal seconds = time.isNumber() ? time.decimalValue() : new BigDecimal(time.asText());
+    return seconds.movePointRight(9).longValue();
+  }
+
+  private void ack(HttpExchange ex) throws Exception {
+    byte[] body = ex.getRequestBody().readAllBytes();
+    if (!authorized(ex)) {
+      return;
+    }
+    if (!ackEnabled) {
+      answer(ex, 400, hec("ACK is disabled", 14));
+      return;
+    }
+    String channel = channel(ex, true);
+    if (channel == null) {
+      return;
+    }
+    JsonNode acks;
+    try {
+      acks = JSON.readTree(body).get("acks");
+    } catch (IOException e) {
+      acks = null;
+    }
+    if (acks == null || !acks.isArray()) {
+      answer(ex, 400, hec("Invalid data format", 6));
+      return;
+    }
+    List<Long> asked = new ArrayList<>();
+    Map<Long, Integer> open = openAcks.getOrDefault(channel, Map.of());
+    StringBuilder out = new StringBuilder("{\"acks\":{");
+    for (JsonNode id : acks) {
+      long ackId = id.asLong();
+      asked.add(ackId);
+      boolean done = false;
+      Integer polls = open.get(ackId);
+      if (polls != null && !acksNeverTrue) {
+        int seen = polls + 1;
+        if (seen >= ackAfterPolls) {
+          open.remove(ackId);
+          done = true;
+        } else {
+          open.put(ackId, seen);
+        }
+      }
+      out.append('"').append(ackId).append("\":").append(done).append(',');
+    }
+    if (!asked.isEmpty()) {
+      out.setLength(out.length() - 1);
+    }
+    out.append("}}");
+    ackPolls.add(asked);
+    answer(ex, 200, out.toString());
+  }
+
+  private void health(HttpExchange ex) throws IOException {
+    if (unhealthy) {
+      answer(ex, 503, hec("HEC is unhealthy, queues are full", 18));
+    } else {
+      answer(ex, 200, hec("HEC is healthy", 17));
+    }
+  }
+
+  private void export(HttpExchange ex) throws IOException {
+    byte[] body = ex.getRequestBody().readAllBytes();
+    if (!searchAuthorization.equals(ex.getRequestHeaders().getFirst("Authorization"))) {
+      answer(ex, 401, "{\"messages\":[{\"type\":\"WARN\",\"text\":\"call not properly authenticated\"}]}");
+      return;
+    }
+    Map<String, String> params = new HashMap<>(query(ex));
+    params.putAll(form(new String(body, StandardCharsets.UTF_8)));
+    if (!"json".equals(params.get("output_mode"))) {
+      answer(ex, 400, fatal("The emulator only answers output_mode=json."));
+      return;
+    }
+    Matcher m = TSTATS.matcher(params.getOrDefault("search", ""));
+    if (!m.matches()) {
+      answer(ex, 400, fatal("Error in 'SearchParser': the emulator only answers"
+          + " | tstats count where index=<index> by _time span=<N><s|m|h|d>."));
+      return;
+    }
+    String index = m.group(1);
+    long span = Long.parseLong(m.group(2)) * switch (m.group(3).toLowerCase()) {
+      case "s" -> 1L;
+      case "m" -> 60L;
+      case "h" -> 3600L;
+      default -> 86400L;
+    } * 1_000_000_000L;
+    long earliest;
+    long latest;
+    try {
+      earliest = searchTime(params.get("earliest_time"), Long.MIN_VALUE);
+      latest = searchTime(params.get("latest_time"), Long.MAX_VALUE);
+    } catch (RuntimeException e) {
+      answer(ex, 400, fatal("Invalid earliest_time or latest_time."));
+      return;
+    }
+    TreeMap<Long, Long> buckets = new TreeMap<>();
+    for (StoredEvent e : events) {
+      if (e.index().equals(index) && e.timeNanos() >= earliest && e.timeNanos() < latest) {
+        buckets.merge(Math.floorDiv(e.timeNanos(), span) * span, 1L, Long::sum);
+      }
+    }
+    StringBuilder out = new StringBuilder();
+    int offset = 0;
+    for (Map.Entry<Long, Long> b : buckets.entrySet()) {
+      String time = SPLUNK_TIME.format(Instant.ofEpochSecond(0, b.getKey()));
+      out.append("{\"preview\":false,\"offset\":").append(offset)
+          .append(offset == buckets.size() - 1 ? ",\"lastrow\":true" : "")
+          .append(",\"result\":{\"_time\":\"").append(time).append("\",\"count\":\"").append(b.getValue())
+          .append("\"}}\n");
+      offset++;
+    }
+    answer(ex, 200, out.toString());
+  }
+
+  private static String fatal(String text) {
+    return "{\"messages\":[{\"type\":\"FATAL\",\"text\":\"" + text + "\"}]}";
+  }
+
+  private static long searchTime(String v, long fallback) {
+    if (v == null || v.isBlank()) {
+      return fallback;
+    }
+    if (v.matches("-?\\d+(\\.\\d+)?")) {
+      return new BigDecimal(v).movePointRight(9).longValueExact();
+    }
+    Instant t = OffsetDateTime.parse(v).toInstant();
+    return t.getEpochSecond() * 1_000_000_000L + t.getNano();
+  }
+
+  private static Map<String, String> query(HttpExchange ex) {
+    String q = ex.getRequestURI().getRawQuery();
+    return q == null ? Map.of() : form(q);
+  }
+
+  private static Map<String, String> form(String s) {
+    Map<String, String> out = new HashMap<>();
+    for (String pair : s.split("&")) {
+      if (pair.isEmpty()) {
+        continue;
+      }
+      int eq = pair.indexOf('=');
+      String k = eq < 0 ? pair : pair.substring(0, eq);
+      String v = eq < 0 ? "" : pair.substring(eq + 1);
+      out.put(URLDecoder.decode(k, StandardCharsets.UTF_8), URLDecoder.decode(v, StandardCharsets.UTF_8));
+    }
+    return out;
+  }
+
+  @Override
+  public void close() {
+    closed.countDown();
+    server.stop(0);
+    executor.shutdownNow();
+  }
+}
