@@ -24,6 +24,8 @@ public final class LineBatch {
   private int[] ends;
   private long[] timestamps;
   private int[] streams;
+  /** Sequence ids when the lines are not consecutive (a {@link #subset}); null otherwise. */
+  private long[] seqs;
 
   public LineBatch(int lineCapacity, int byteCapacity) {
     this.data = new byte[Math.max(16, byteCapacity)];
@@ -43,6 +45,7 @@ public final class LineBatch {
     this.count = 0;
     this.size = 0;
     this.scheduledNanos = 0;
+    this.seqs = null;
   }
 
   public long batchId() {
@@ -88,8 +91,41 @@ public final class LineBatch {
     return end(k) - start(k);
   }
 
+  /** Global sequence id of line {@code k}. */
   public long seq(int k) {
-    return firstSeq + k;
+    return seqs == null ? firstSeq + k : seqs[k];
+  }
+
+  /** True when line {@code k}'s sequence id is {@code firstSeq + k} for every line. */
+  public boolean consecutive() {
+    return seqs == null;
+  }
+
+  /** Names the sequence ids of the lines, for a batch whose lines are not consecutive. */
+  public void setSequenceIds(long[] ids) {
+    if (ids.length < count) {
+      throw new IllegalArgumentException(count + " lines need " + count + " sequence ids, not " + ids.length + ".");
+    }
+    this.seqs = ids;
+  }
+
+  /**
+   * A new batch with only the given lines (indexes into this batch), keeping their bytes,
+   * timestamps, streams and sequence ids, the batch id and the scheduled time: what a retry of
+   * the failed lines of a partly accepted batch sends.
+   */
+  public LineBatch subset(java.util.BitSet lines) {
+    LineBatch sub = new LineBatch(Math.max(1, lines.cardinality()), Math.max(16, size));
+    sub.reset(batchId, firstSeq);
+    sub.scheduledNanos = scheduledNanos;
+    long[] ids = new long[Math.max(1, lines.cardinality())];
+    int n = 0;
+    for (int k = lines.nextSetBit(0); k >= 0 && k < count; k = lines.nextSetBit(k + 1)) {
+      ids[n++] = seq(k);
+      sub.append(data, start(k), length(k), timestamps[k], streams[k]);
+    }
+    sub.seqs = ids;
+    return sub;
   }
 
   public long timestampMillis(int k) {
@@ -154,6 +190,7 @@ public final class LineBatch {
     System.arraycopy(ends, 0, c.ends, 0, count);
     System.arraycopy(timestamps, 0, c.timestamps, 0, count);
     System.arraycopy(streams, 0, c.streams, 0, count);
+    c.seqs = seqs == null ? null : java.util.Arrays.copyOf(seqs, seqs.length);
     return c;
   }
 

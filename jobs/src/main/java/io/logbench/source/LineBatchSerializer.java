@@ -67,6 +67,13 @@ public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch
       previous = ts;
       writeVarLong(out, zigZag(batch.stream(k)));
     }
+    // a subset (a retry of some lines) names its lines' sequence ids
+    out.writeBoolean(batch.consecutive());
+    if (!batch.consecutive()) {
+      for (int k = 0; k < count; k++) {
+        writeVarLong(out, zigZag(batch.seq(k) - batch.firstSeq()));
+      }
+    }
   }
 
   @Override
@@ -96,6 +103,17 @@ public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch
     if (end != size) {
       throw new IOException(
           "Corrupt line batch " + batchId + ": lines add up to " + end + " of " + size + " bytes.");
+    }
+    if (!in.readBoolean()) {
+      java.util.BitSet all = new java.util.BitSet(count);
+      all.set(0, count);
+      LineBatch subset = batch.subset(all);
+      long[] seqs = new long[count];
+      for (int k = 0; k < count; k++) {
+        seqs[k] = firstSeq + unZigZag(readVarLong(in));
+      }
+      subset.setSequenceIds(seqs);
+      return subset;
     }
     return batch;
   }

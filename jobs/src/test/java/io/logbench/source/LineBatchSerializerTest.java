@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.dataset.LineBatch;
 import java.io.IOException;
+import java.util.List;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -33,6 +34,30 @@ class LineBatchSerializerTest {
     assertThat(describe(back)).isEqualTo(describe(batch));
     assertThat(back.scheduledNanos()).isEqualTo(batch.scheduledNanos());
     assertThat(back.timestampNanos(2)).isEqualTo(batch.timestampNanos(2));
+  }
+
+  @Test
+  void aSubsetKeepsItsLinesSequenceIdsThroughARoundTrip() throws IOException {
+    LineBatch batch = new LineBatch();
+    batch.reset(4, 4000);
+    for (int k = 0; k < 6; k++) {
+      append(batch, "line " + k, 1_620_000_000_000L + k, k);
+    }
+    java.util.BitSet retry = new java.util.BitSet();
+    retry.set(1);
+    retry.set(4);
+    retry.set(5);
+    LineBatch sub = batch.subset(retry);
+    assertThat(sub.count()).isEqualTo(3);
+    assertThat(sub.consecutive()).isFalse();
+    assertThat(List.of(sub.seq(0), sub.seq(1), sub.seq(2))).containsExactly(4001L, 4004L, 4005L);
+    assertThat(sub.lineAsString(1)).isEqualTo("line 4");
+    assertThat(sub.timestampNanos(2)).isEqualTo(batch.timestampNanos(5));
+
+    LineBatch back = roundTrip(sub);
+    assertThat(List.of(back.seq(0), back.seq(1), back.seq(2))).containsExactly(4001L, 4004L, 4005L);
+    assertThat(describe(back)).isEqualTo(describe(sub));
+    assertThat(roundTrip(batch).consecutive()).isTrue();
   }
 
   @Test
