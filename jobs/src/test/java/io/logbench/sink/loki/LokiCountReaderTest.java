@@ -9,7 +9,12 @@ import io.logbench.dataset.app.AppJsonStreams;
 import io.logbench.dataset.nginx.NginxMonthDataset;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.emulator.WindowedPush;
+import io.logbench.sink.http.BasicAuth;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Base64;
+import org.junit.jupiter.api.io.TempDir;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -26,7 +31,8 @@ class LokiCountReaderTest {
 
   private static final long MINUTE = 60_000L;
   private static final long DAY = 86_400_000L;
-  private final LokiEmulator loki = new LokiEmulator();
+  /** Auth on: a reader that forgot the tenant header would get 401, and counts are per tenant. */
+  private final LokiEmulator loki = new LokiEmulator().authEnabled(true);
 
   @AfterEach
   void stop() {
@@ -264,5 +270,17 @@ class LokiCountReaderTest {
           .hasMessage("Expected windows of a positive size tiling [from, to), got [0, 90000) with"
               + " windows of 60000 ms.");
     }
+  }
+
+  @Test
+  void queriesCarryTheTenantAndBasicAuthLikePushes(@TempDir Path dir) throws IOException {
+    Path secret = Files.writeString(dir.resolve("loki-password"), "s3cret\n");
+    LokiBackend spec = new LokiBackend("loki", URI.create(loki.url()), LokiBackend.Format.JSON,
+        "team-a", Map.of(), new BasicAuth("bench", null, secret.toString()), Duration.ofSeconds(5));
+    try (LokiCountReader reader = spec.openCounter(new AppJsonStreams(2))) {
+      assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + MINUTE, MINUTE)).containsExactly(0);
+    }
+    assertThat(loki.lastQueryAuthorization()).isEqualTo("Basic "
+        + Base64.getEncoder().encodeToString("bench:s3cret".getBytes(StandardCharsets.UTF_8)));
   }
 }

@@ -78,6 +78,7 @@ public final class LokiEmulator extends HttpEmulator {
   private final HttpFaults queryFaults = new HttpFaults();
   private final AtomicLong queriesReceived = new AtomicLong();
   private volatile Map<String, String> lastQueryParams;
+  private volatile String lastQueryAuthorization;
 
   private volatile boolean authEnabled;
   private volatile Duration rejectOldSamplesMaxAge;
@@ -157,6 +158,11 @@ public final class LokiEmulator extends HttpEmulator {
   /** The decoded parameters of the last query. */
   public Map<String, String> lastQueryParams() {
     return lastQueryParams;
+  }
+
+  /** The Authorization header of the last query, or null. */
+  public String lastQueryAuthorization() {
+    return lastQueryAuthorization;
   }
 
   public Push lastPush() {
@@ -469,6 +475,7 @@ public final class LokiEmulator extends HttpEmulator {
     Map<String, String> p = params(ex.getRequestURI(), null);
     queriesReceived.incrementAndGet();
     lastQueryParams = p;
+    lastQueryAuthorization = ex.getRequestHeaders().getFirst("Authorization");
     Matcher logQuery = LOG_QUERY.matcher(p.getOrDefault("query", ""));
     if (range && logQuery.matches()) {
       logQuery(ex, tenant, logQuery.group(1), p);
