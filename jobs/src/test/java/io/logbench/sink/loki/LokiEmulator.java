@@ -36,7 +36,11 @@ import org.xerial.snappy.Snappy;
  * samples rejected with 400 while the valid entries are stored, out-of-order beyond 1 h per
  * stream rejected, rate limit 429, max line size, tenant header when auth is on), and {@code GET
  * /loki/api/v1/query_range} and {@code /loki/api/v1/query} for {@code
- * sum(count_over_time({selector}[W]))} with Loki's window and step semantics and limits.
+ * sum(count_over_time({selector}[W] [offset D]))} with Loki's window and step semantics and limits,
+ * and log queries {@code {selector}} over [start, end) with {@code direction} and {@code limit} (at
+ * most max_entries_limit_per_query, 5000). Selectors take =, !=, =~ and !~ (anchored regexes) and
+ * need one matcher that does not match the empty string. {@link #queryFaults()} injects faults
+ * into queries apart from pushes.
  */
 public final class LokiEmulator extends HttpEmulator {
 

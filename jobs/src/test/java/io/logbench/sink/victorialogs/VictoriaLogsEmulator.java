@@ -28,9 +28,11 @@ import java.util.regex.Pattern;
  * BACKENDS.md (a form-encoded body answered 200 and not stored, rows outside the retention or
  * more than 2 days ahead answered 200 and dropped, AccountID/ProjectID tenants, no dedup), and
  * counts through {@code /select/logsql/hits} (buckets [t, t + step) aligned to the epoch,
- * shifted by the time-zone {@code offset}; empty buckets omitted) and {@code /select/logsql/query} with {@code | stats by (_time:<step>) count()
- * n}. Filters understood: {@code *}, a stream filter {@code {a="b"}}, {@code field:=value} and
- * {@code _time:[start, end)}.
+ * shifted by the time-zone {@code offset}; empty buckets omitted, or answered as 0 with {@link
+ * #zeroFill}) and {@code /select/logsql/query} with {@code | stats by (_time:<step>) count() n} or
+ * {@code | fields a, b} (JSON lines; with {@code limit=N} the N newest rows). Filters understood:
+ * {@code *}, a stream filter {@code {a="b"}}, {@code field:=value}, {@code field:*} (not empty) and
+ * {@code _time:[start, end)}. {@link #queryFaults()} injects faults into selects apart from inserts.
  */
 public final class VictoriaLogsEmulator extends HttpEmulator {
 
