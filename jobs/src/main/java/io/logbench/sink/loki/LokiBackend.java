@@ -172,4 +172,9 @@ public record LokiBackend(
   public BatchSender open(StreamCatalog streams) {
     return new LokiSender(this, streams);
   }
+
+  @Override
+  public LokiCountReader openCounter(StreamCatalog streams) {
+    return new LokiCountReader(this, streams);
+  }
 }

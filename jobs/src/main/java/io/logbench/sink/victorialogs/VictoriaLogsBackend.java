@@ -145,4 +145,9 @@ public record VictoriaLogsBackend(
   public BatchSender open(StreamCatalog streams) {
     return new VictoriaLogsSender(this, streams);
   }
+
+  @Override
+  public VictoriaLogsCountReader openCounter(StreamCatalog streams) {
+    return new VictoriaLogsCountReader(this, streams);
+  }
 }

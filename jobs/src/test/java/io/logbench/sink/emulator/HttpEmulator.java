@@ -64,7 +64,12 @@ public abstract class HttpEmulator implements AutoCloseable {
    * the fault, else the fault to apply after handling (LOSE) or a no-op marker.
    */
   protected HttpFaults.Fault applyFault(HttpExchange ex) throws IOException {
-    HttpFaults.Fault f = faults.take();
+    return applyFault(ex, faults);
+  }
+
+  /** As {@link #applyFault(HttpExchange)}, with the faults of {@code from} (e.g. query faults). */
+  protected HttpFaults.Fault applyFault(HttpExchange ex, HttpFaults from) throws IOException {
+    HttpFaults.Fault f = from.take();
     if (f == null) {
       return NONE;
     }

@@ -36,7 +36,11 @@ import org.xerial.snappy.Snappy;
  * samples rejected with 400 while the valid entries are stored, out-of-order beyond 1 h per
  * stream rejected, rate limit 429, max line size, tenant header when auth is on), and {@code GET
  * /loki/api/v1/query_range} and {@code /loki/api/v1/query} for {@code
- * sum(count_over_time({selector}[W]))} with Loki's window and step semantics and limits.
+ * sum(count_over_time({selector}[W] [offset D]))} with Loki's window and step semantics and limits,
+ * and log queries {@code {selector}} over [start, end) with {@code direction} and {@code limit} (at
+ * most max_entries_limit_per_query, 5000). Selectors take =, !=, =~ and !~ (anchored regexes) and
+ * need one matcher that does not match the empty string. {@link #queryFaults()} injects faults
+ * into queries apart from pushes.
  */
 public final class LokiEmulator extends HttpEmulator {
 
@@ -48,7 +52,11 @@ public final class LokiEmulator extends HttpEmulator {
           + " step parameter";
   private static final Pattern COUNT_QUERY =
       Pattern.compile(
-          "\\s*sum\\s*\\(\\s*count_over_time\\s*\\(\\s*\\{(.*)\\}\\s*\\[([0-9a-z]+)\\]\\s*\\)\\s*\\)\\s*");
+          "\\s*sum\\s*\\(\\s*count_over_time\\s*\\(\\s*\\{(.*)\\}\\s*\\[([0-9a-z]+)\\]"
+              + "(?:\\s+offset\\s+([0-9a-z]+))?\\s*\\)\\s*\\)\\s*");
+  private static final Pattern LOG_QUERY = Pattern.compile("\\s*\\{(.*)\\}\\s*");
+  /** Loki's documented default of {@code max_entries_limit_per_query}. */
+  static final int MAX_ENTRIES_LIMIT_PER_QUERY = 5000;
   private static final Pattern MATCHER =
       Pattern.compile("\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!=|!~|=)\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\s*(,|$)");
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d|w|y)");
@@ -71,6 +79,10 @@ public final class LokiEmulator extends HttpEmulator {
   private final AtomicLong duplicates = new AtomicLong();
   private final AtomicLong lost = new AtomicLong();
   private volatile Push lastPush;
+  private final HttpFaults queryFaults = new HttpFaults();
+  private final AtomicLong queriesReceived = new AtomicLong();
+  private volatile Map<String, String> lastQueryParams;
+  private volatile String lastQueryAuthorization;
 
   private volatile boolean authEnabled;
   private volatile Duration rejectOldSamplesMaxAge;
@@ -137,6 +149,26 @@ public final class LokiEmulator extends HttpEmulator {
     return lost.get();
   }
 
+  /** Faults injected into the next queries ({@link #faults()} acts on pushes only). */
+  public HttpFaults queryFaults() {
+    return queryFaults;
+  }
+
+  /** Queries received on query_range and query. */
+  public long queriesReceived() {
+    return queriesReceived.get();
+  }
+
+  /** The decoded parameters of the last query. */
+  public Map<String, String> lastQueryParams() {
+    return lastQueryParams;
+  }
+
+  /** The Authorization header of the last query, or null. */
+  public String lastQueryAuthorization() {
+    return lastQueryAuthorization;
+  }
+
   public Push lastPush() {
     return lastPush;
   }
@@ -160,8 +192,16 @@ public final class LokiEmulator extends HttpEmulator {
           push(ex, fault.kind() == HttpFaults.Kind.LOSE ? fault.lines() : 0);
         }
       }
-      case "/loki/api/v1/query_range" -> query(ex, true);
-      case "/loki/api/v1/query" -> query(ex, false);
+      case "/loki/api/v1/query_range" -> {
+        if (applyFault(ex, queryFaults) != null) {
+          query(ex, true);
+        }
+      }
+      case "/loki/api/v1/query" -> {
+        if (applyFault(ex, queryFaults) != null) {
+          query(ex, false);
+        }
+      }
       case "/ready" -> respondText(ex, 200, "ready");
       default -> respondText(ex, 404, "404 page not found");
     }
@@ -437,16 +477,27 @@ public final class LokiEmulator extends HttpEmulator {
       return;
     }
     Map<String, String> p = params(ex.getRequestURI(), null);
-    Matcher q = COUNT_QUERY.matcher(p.getOrDefault("query", ""));
-    if (!q.matches()) {
-      respondText(ex, 400, "parse error: the emulator answers only sum(count_over_time({selector}[range]))");
+    queriesReceived.incrementAndGet();
+    lastQueryParams = p;
+    lastQueryAuthorization = ex.getRequestHeaders().getFirst("Authorization");
+    Matcher logQuery = LOG_QUERY.matcher(p.getOrDefault("query", ""));
+    if (range && logQuery.matches()) {
+      logQuery(ex, tenant, logQuery.group(1), p);
       return;
     }
-    Map<String, String> selector;
+    Matcher q = COUNT_QUERY.matcher(p.getOrDefault("query", ""));
+    if (!q.matches()) {
+      respondText(ex, 400, "parse error: the emulator answers only sum(count_over_time({selector}[range]"
+          + " [offset d])) and {selector}");
+      return;
+    }
+    List<LabelMatcher> selector;
     long window;
+    long offset;
     try {
       selector = parseSelector(q.group(1));
       window = duration(q.group(2));
+      offset = q.group(3) == null ? 0 : duration(q.group(3));
     } catch (IllegalArgumentException e) {
       respondText(ex, 400, "parse error: " + e.getMessage());
       return;
@@ -455,7 +506,7 @@ public final class LokiEmulator extends HttpEmulator {
     try {
       if (!range) {
         long t = timestamp(p.get("time"), now);
-        long n = count(tenant, selector, t - window, t);
+        long n = count(tenant, selector, t - offset - window, t - offset);
         String result = n == 0 ? "[]" : "[{\"metric\":{},\"value\":[" + seconds(t) + ",\"" + n + "\"]}]";
         respondJson(ex, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":" + result
             + ",\"stats\":{}}}");
@@ -488,7 +539,7 @@ public final class LokiEmulator extends HttpEmulator {
       long alignedEnd = Math.floorDiv(end, step) * step;
       StringBuilder values = new StringBuilder();
       for (long t = alignedStart; t <= alignedEnd; t += step) {
-        long n = count(tenant, selector, t - window, t);
+        long n = count(tenant, selector, t - offset - window, t - offset);
         if (n > 0) {
           values.append(values.length() == 0 ? "" : ",").append('[').append(seconds(t)).append(",\"")
               .append(n).append("\"]");
@@ -503,24 +554,114 @@ public final class LokiEmulator extends HttpEmulator {
   }
 
   /** Lines of {@code tenant} matching {@code selector} with a timestamp in (from, to]. */
-  private synchronized long count(String tenant, Map<String, String> selector, long from, long to) {
+  private synchronized long count(String tenant, List<LabelMatcher> selector, long from, long to) {
     long n = 0;
     for (Entry e : stored) {
-      if (e.tenant().equals(tenant) && e.nanos() > from && e.nanos() <= to
-          && e.labelMap().entrySet().containsAll(selector.entrySet())) {
+      if (e.tenant().equals(tenant) && e.nanos() > from && e.nanos() <= to && matches(selector, e)) {
         n++;
       }
     }
     return n;
   }
 
-  private static Map<String, String> parseSelector(String inner) {
-    Map<String, String> m = parseLabels("{" + inner + "}");
-    if (m.isEmpty()) {
-      throw new IllegalArgumentException("queries require at least one regexp or equality matcher"
-          + " that does not have an empty-compatible value");
+  private static boolean matches(List<LabelMatcher> selector, Entry e) {
+    for (LabelMatcher m : selector) {
+      if (!m.matches(e.labelMap().getOrDefault(m.name(), ""))) {
+        return false;
+      }
     }
-    return m;
+    return true;
+  }
+
+  /** One label matcher of a stream selector; regexes are anchored at both ends, as in Loki. */
+  record LabelMatcher(String name, String op, String value) {
+    boolean matches(String actual) {
+      return switch (op) {
+        case "=" -> actual.equals(value);
+        case "!=" -> !actual.equals(value);
+        case "=~" -> Pattern.compile(value).matcher(actual).matches();
+        default -> !Pattern.compile(value).matcher(actual).matches();
+      };
+    }
+  }
+
+  static List<LabelMatcher> parseSelector(String inner) {
+    List<LabelMatcher> out = new ArrayList<>();
+    Matcher m = MATCHER.matcher(inner);
+    int at = 0;
+    while (at < inner.length() && m.find(at) && m.start() == at) {
+      out.add(new LabelMatcher(m.group(1), m.group(2), unescape(m.group(3))));
+      at = m.end();
+    }
+    if (at != inner.length()) {
+      throw new IllegalArgumentException("cannot parse the stream selector {" + inner + "}");
+    }
+    boolean nonEmpty = false;
+    for (LabelMatcher l : out) {
+      nonEmpty |= (l.op().equals("=") || l.op().equals("=~")) && !l.matches("");
+    }
+    if (!nonEmpty) {
+      throw new IllegalArgumentException("queries require at least one regexp or equality matcher"
+          + " that does not have an empty-compatible value. For instance, app=~\".*\" does not meet"
+          + " this requirement, but app=~\".+\" will");
+    }
+    return out;
+  }
+
+  /**
+   * A log query over [start, end): entries in timestamp order ({@code direction=forward}) or
+   * newest first (backward, the default), at most {@code limit} (100 by default, at most
+   * max_entries_limit_per_query), grouped by stream as Loki answers them.
+   */
+  private void logQuery(HttpExchange ex, String tenant, String inner, Map<String, String> p)
+      throws IOException {
+    try {
+      List<LabelMatcher> selector = parseSelector(inner);
+      long now = clockNanos.getAsLong();
+      long end = timestamp(p.get("end"), now);
+      long start = timestamp(p.get("start"), end - Duration.ofHours(1).toNanos());
+      int limit = Integer.parseInt(p.getOrDefault("limit", "100"));
+      if (limit > MAX_ENTRIES_LIMIT_PER_QUERY) {
+        respondText(ex, 400, "max entries limit per query exceeded, limit > max_entries_limit_per_query ("
+            + limit + " > " + MAX_ENTRIES_LIMIT_PER_QUERY + ")");
+        return;
+      }
+      if (end - start > maxQueryLength.toNanos()) {
+        respondText(ex, 400, "the query time range exceeds the limit (query length: "
+            + Duration.ofNanos(end - start) + ", limit: " + maxQueryLength + ")");
+        return;
+      }
+      boolean forward = "forward".equalsIgnoreCase(p.getOrDefault("direction", "backward"));
+      List<Entry> hits = new ArrayList<>();
+      synchronized (this) {
+        for (Entry e : stored) {
+          if (e.tenant().equals(tenant) && e.nanos() >= start && e.nanos() < end && matches(selector, e)) {
+            hits.add(e);
+          }
+        }
+      }
+      hits.sort(forward ? java.util.Comparator.comparingLong(Entry::nanos)
+          : java.util.Comparator.comparingLong(Entry::nanos).reversed());
+      Map<String, List<Entry>> byStream = new LinkedHashMap<>();
+      for (Entry e : hits.subList(0, Math.min(limit, hits.size()))) {
+        byStream.computeIfAbsent(e.labels(), k -> new ArrayList<>()).add(e);
+      }
+      StringBuilder result = new StringBuilder("[");
+      for (List<Entry> entries : byStream.values()) {
+        result.append(result.length() > 1 ? "," : "").append("{\"stream\":")
+            .append(JSON.writeValueAsString(new java.util.TreeMap<>(entries.get(0).labelMap())))
+            .append(",\"values\":[");
+        for (int i = 0; i < entries.size(); i++) {
+          result.append(i > 0 ? "," : "").append("[\"").append(entries.get(i).nanos()).append("\",")
+              .append(JSON.writeValueAsString(entries.get(i).line())).append(']');
+        }
+        result.append("]}");
+      }
+      respondJson(ex, "{\"status\":\"success\",\"data\":{\"resultType\":\"streams\",\"result\":"
+          + result.append(']') + ",\"stats\":{}}}");
+    } catch (IllegalArgumentException e) {
+      respondText(ex, 400, "parse error: " + e.getMessage());
+    }
   }
 
   private void respondJson(HttpExchange ex, String json) throws IOException {

@@ -127,4 +127,39 @@ class LokiEmulatorTest {
         .header("X-Scope-OrgID", "a").GET().build();
     assertThat(http.send(r, HttpResponse.BodyHandlers.ofString()).body()).contains("\"result\":[]");
   }
+
+  @Test
+  void logQueriesAnswerStreamsInTimeOrderOverAHalfOpenRangeWithinTheEntriesLimit() throws Exception {
+    assertThat(push("k6-0", T0, T0 + 2, T0 + MINUTE)).isEqualTo(204);
+    assertThat(push("k6-1", T0 + 1)).isEqualTo(204);
+    HttpResponse<String> r = get("/loki/api/v1/query_range", "{namespace=~\"load.*\"}",
+        "&direction=forward&limit=2&start=" + T0 + "&end=" + (T0 + MINUTE));
+    assertThat(r.statusCode()).isEqualTo(200);
+    JsonNode data = json.readTree(r.body()).get("data");
+    assertThat(data.get("resultType").asText()).isEqualTo("streams");
+    assertThat(data.get("result").toString()).isEqualTo("[{\"stream\":{\"container\":\"k6-0\","
+        + "\"namespace\":\"loadtest\"},\"values\":[[\"" + T0 + "\",\"line at " + T0 + "\"]]},"
+        + "{\"stream\":{\"container\":\"k6-1\",\"namespace\":\"loadtest\"},\"values\":[[\""
+        + (T0 + 1) + "\",\"line at " + (T0 + 1) + "\"]]}]");
+    HttpResponse<String> all = get("/loki/api/v1/query_range", "{container!=\"k6-1\", namespace=\"loadtest\"}",
+        "&direction=forward&limit=100&start=" + T0 + "&end=" + (T0 + MINUTE));
+    assertThat(json.readTree(all.body()).at("/data/result/0/values").size()).isEqualTo(2);
+    HttpResponse<String> tooMany = get("/loki/api/v1/query_range", "{namespace=\"loadtest\"}",
+        "&limit=5001&start=" + T0 + "&end=" + (T0 + MINUTE));
+    assertThat(tooMany.statusCode()).isEqualTo(400);
+    assertThat(tooMany.body()).isEqualTo(
+        "max entries limit per query exceeded, limit > max_entries_limit_per_query (5001 > 5000)");
+    HttpResponse<String> empty = get("/loki/api/v1/query_range", "{namespace=~\".*\"}", "");
+    assertThat(empty.statusCode()).isEqualTo(400);
+    assertThat(empty.body()).contains("queries require at least one regexp or equality matcher");
+  }
+
+  @Test
+  void countOffsetShiftsTheRangeBack() throws Exception {
+    assertThat(push("k6-0", T0 - 5, T0 + 5)).isEqualTo(204);
+    long t = T0 + 60 * MINUTE;
+    HttpResponse<String> r = get("/loki/api/v1/query",
+        "sum(count_over_time({namespace=\"loadtest\"}[1h] offset 1h))", "&time=" + t);
+    assertThat(json.readTree(r.body()).at("/data/result/0/value/1").asText()).isEqualTo("1");
+  }
 }

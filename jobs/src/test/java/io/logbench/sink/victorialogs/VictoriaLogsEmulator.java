@@ -28,9 +28,11 @@ import java.util.regex.Pattern;
  * BACKENDS.md (a form-encoded body answered 200 and not stored, rows outside the retention or
  * more than 2 days ahead answered 200 and dropped, AccountID/ProjectID tenants, no dedup), and
  * counts through {@code /select/logsql/hits} (buckets [t, t + step) aligned to the epoch,
- * shifted by the time-zone {@code offset}; empty buckets omitted) and {@code /select/logsql/query} with {@code | stats by (_time:<step>) count()
- * n}. Filters understood: {@code *}, a stream filter {@code {a="b"}}, {@code field:=value} and
- * {@code _time:[start, end)}.
+ * shifted by the time-zone {@code offset}; empty buckets omitted, or answered as 0 with {@link
+ * #zeroFill}) and {@code /select/logsql/query} with {@code | stats by (_time:<step>) count() n} or
+ * {@code | fields a, b} (JSON lines; with {@code limit=N} the N newest rows). Filters understood:
+ * {@code *}, a stream filter {@code {a="b"}}, {@code field:=value}, {@code field:*} (not empty) and
+ * {@code _time:[start, end)}. {@link #queryFaults()} injects faults into selects apart from inserts.
  */
 public final class VictoriaLogsEmulator extends HttpEmulator {
 
@@ -41,6 +43,8 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   private static final Pattern TIME_RANGE = Pattern.compile("_time:([\\[(])([^,]+),\\s*([^)\\]]+)([)\\]])");
   private static final Pattern STATS =
       Pattern.compile("(.*)\\|\\s*stats\\s+(?:by\\s*\\(\\s*_time:(\\w+)\\s*\\)\\s*)?count\\(\\)\\s*(?:as\\s+)?(\\w+)\\s*");
+  private static final Pattern ANY_VALUE = Pattern.compile("([\\w.]+):\\*");
+  private static final Pattern FIELDS = Pattern.compile("(.*)\\|\\s*fields\\s+([\\w.]+(?:\\s*,\\s*[\\w.]+)*)\\s*");
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d|w|y)");
 
   /** One stored row. */
@@ -54,6 +58,10 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   private volatile Duration retention = Duration.ofDays(7);
   private volatile String lastContentType;
   private volatile String lastQuery;
+  private final HttpFaults queryFaults = new HttpFaults();
+  private final AtomicLong selects = new AtomicLong();
+  private volatile boolean zeroFill;
+  private volatile Map<String, String> lastSelectParams;
   private volatile LongSupplier clockNanos =
       () -> {
         Instant now = Instant.now();
@@ -69,6 +77,30 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   public VictoriaLogsEmulator clock(LongSupplier epochNanos) {
     this.clockNanos = epochNanos;
     return this;
+  }
+
+  /** Faults injected into the next selects ({@link #faults()} acts on inserts only). */
+  public HttpFaults queryFaults() {
+    return queryFaults;
+  }
+
+  /**
+   * Answers hits with a 0 for every empty bucket between start and end instead of omitting it
+   * (both shapes are seen from VictoriaLogs, depending on version and query).
+   */
+  public VictoriaLogsEmulator zeroFill(boolean on) {
+    this.zeroFill = on;
+    return this;
+  }
+
+  /** Requests received on /select/logsql/hits and /select/logsql/query. */
+  public long selectsReceived() {
+    return selects.get();
+  }
+
+  /** The decoded parameters of the last select. */
+  public Map<String, String> lastSelectParams() {
+    return lastSelectParams;
   }
 
   public long requestsReceived() {
@@ -115,8 +147,16 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
           insert(ex, fault.kind() == HttpFaults.Kind.LOSE ? fault.lines() : 0);
         }
       }
-      case "/select/logsql/hits" -> hits(ex);
-      case "/select/logsql/query" -> query(ex);
+      case "/select/logsql/hits" -> {
+        if (applyFault(ex, queryFaults) != null) {
+          hits(ex);
+        }
+      }
+      case "/select/logsql/query" -> {
+        if (applyFault(ex, queryFaults) != null) {
+          query(ex);
+        }
+      }
       case "/health" -> respondText(ex, 200, "OK");
       default -> respondText(ex, 400, "unsupported path requested: " + ex.getRequestURI().getPath());
     }
@@ -201,11 +241,18 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
 
   // ---- queries
 
-  /** A parsed filter: stream labels, exact fields and a time range [from, to]. */
-  private record Filter(Map<String, String> stream, Map<String, String> exact, long from, long to) {
+  /** A parsed filter: stream labels, exact fields, non-empty fields and a time range [from, to]. */
+  private record Filter(Map<String, String> stream, Map<String, String> exact, List<String> present,
+      long from, long to) {
     boolean matches(Row r) {
       if (r.nanos() < from || r.nanos() > to) {
         return false;
+      }
+      for (String f : present) {
+        String v = f.equals("_msg") ? r.msg() : r.fields().get(f);
+        if (v == null || v.isEmpty()) {
+          return false;
+        }
       }
       for (Map.Entry<String, String> e : stream.entrySet()) {
         if (!e.getValue().equals(r.fields().get(e.getKey()))) {
@@ -250,11 +297,17 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
       }
       exact.put(ex.group(1), v);
     }
-    rest = ex.replaceAll("").replace("*", "").strip();
+    rest = ex.replaceAll("");
+    List<String> present = new ArrayList<>();
+    Matcher any = ANY_VALUE.matcher(rest);
+    while (any.find()) {
+      present.add(any.group(1));
+    }
+    rest = any.replaceAll("").replace("*", "").strip();
     if (!rest.isEmpty()) {
       throw new IllegalArgumentException("the emulator does not understand the filter \"" + rest + "\"");
     }
-    return new Filter(stream, exact, from, to);
+    return new Filter(stream, exact, present, from, to);
   }
 
   /** Counts per bucket [t, t + step), t = k * step - offset (offset=-3h: days start at 03:00Z, as in UTC-3). */
@@ -276,6 +329,8 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
 
   private void hits(HttpExchange ex) throws IOException {
     Map<String, String> p = requestParams(ex);
+    selects.incrementAndGet();
+    lastSelectParams = p;
     try {
       long from = p.containsKey("start") ? time(p.get("start")) : Long.MIN_VALUE;
       long to = p.containsKey("end") ? time(p.get("end")) : Long.MAX_VALUE;
@@ -283,6 +338,11 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
       long offset = p.containsKey("offset") ? signedDuration(p.get("offset")) : 0;
       Filter f = filter(p.getOrDefault("query", "*"), from, to);
       TreeMap<Long, Long> b = buckets(tenant(ex), f, step, offset);
+      if (zeroFill && from != Long.MIN_VALUE && to != Long.MAX_VALUE) {
+        for (long t = Math.floorDiv(from + offset, step) * step - offset; t <= to; t += step) {
+          b.putIfAbsent(t, 0L);
+        }
+      }
       StringBuilder ts = new StringBuilder();
       StringBuilder vs = new StringBuilder();
       long total = 0;
@@ -301,6 +361,13 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
 
   private void query(HttpExchange ex) throws IOException {
     Map<String, String> p = requestParams(ex);
+    selects.incrementAndGet();
+    lastSelectParams = p;
+    Matcher fields = FIELDS.matcher(p.getOrDefault("query", ""));
+    if (fields.matches()) {
+      rowsQuery(ex, p, fields.group(1), List.of(fields.group(2).split("\\s*,\\s*")));
+      return;
+    }
     Matcher m = STATS.matcher(p.getOrDefault("query", ""));
     if (!m.matches()) {
       respondText(ex, 400, "the emulator answers only <filter> | stats [by (_time:<step>)] count() <name>");
@@ -320,6 +387,48 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
           out.append("{\"_time\":\"").append(rfc3339(e.getKey())).append("\",\"").append(name)
               .append("\":\"").append(e.getValue()).append("\"}\n");
         }
+      }
+      respond(ex, 200, "application/stream+json", out.toString().getBytes(StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      respondText(ex, 400, e.getMessage());
+    }
+  }
+
+  /**
+   * {@code <filter> | fields a, b}: matching rows as JSON lines with only those fields; with
+   * {@code limit=N}, the N most recent rows, newest first (VictoriaLogs sorts only then).
+   */
+  private void rowsQuery(HttpExchange ex, Map<String, String> p, String filterText, List<String> names)
+      throws IOException {
+    try {
+      long from = p.containsKey("start") ? time(p.get("start")) : Long.MIN_VALUE;
+      long to = p.containsKey("end") ? time(p.get("end")) : Long.MAX_VALUE;
+      Filter f = filter(filterText, from, to);
+      String tenant = tenant(ex);
+      List<Row> hits = new ArrayList<>();
+      synchronized (this) {
+        for (Row r : rows) {
+          if (r.tenant().equals(tenant) && f.matches(r)) {
+            hits.add(r);
+          }
+        }
+      }
+      if (p.containsKey("limit")) {
+        hits.sort(java.util.Comparator.comparingLong(Row::nanos).reversed());
+        hits = hits.subList(0, Math.min(hits.size(), Integer.parseInt(p.get("limit"))));
+      }
+      StringBuilder out = new StringBuilder();
+      for (Row r : hits) {
+        Map<String, String> o = new LinkedHashMap<>();
+        for (String n : names) {
+          o.put(n, switch (n) {
+            case "_msg" -> r.msg();
+            case "_time" -> rfc3339(r.nanos());
+            case "_stream" -> r.stream();
+            default -> r.fields().getOrDefault(n, "");
+          });
+        }
+        out.append(JSON.writeValueAsString(o)).append('\n');
       }
       respond(ex, 200, "application/stream+json", out.toString().getBytes(StandardCharsets.UTF_8));
     } catch (IllegalArgumentException e) {

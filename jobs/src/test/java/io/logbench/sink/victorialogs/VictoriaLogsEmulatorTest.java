@@ -95,4 +95,27 @@ class VictoriaLogsEmulatorTest {
         .header("AccountID", "3").GET().build();
     assertThat(http.send(r, HttpResponse.BodyHandlers.ofString()).body()).isEqualTo("{\"hits\":[]}");
   }
+
+  @Test
+  void fieldsQueriesReturnTheNewestRowsOfAHalfOpenTimeRangeAsJsonLines() throws Exception {
+    assertThat(insert("application/stream+json", "2021-05-01T03:00:00Z", "2021-05-01T03:00:30Z",
+        "2021-05-01T03:01:00Z")).isEqualTo(200);
+    String all = get("/select/logsql/query",
+        "app:* _time:[2021-05-01T03:00:00Z, 2021-05-01T03:01:00Z) | fields _msg, _time", "");
+    assertThat(all).isEqualTo("{\"_msg\":\"m\",\"_time\":\"2021-05-01T03:00:00Z\"}\n"
+        + "{\"_msg\":\"m\",\"_time\":\"2021-05-01T03:00:30Z\"}\n");
+    String newest = get("/select/logsql/query", "{app=\"x\"} | fields _time", "&limit=1");
+    assertThat(newest).isEqualTo("{\"_time\":\"2021-05-01T03:01:00Z\"}\n");
+    assertThat(get("/select/logsql/query", "other:* | fields _time", "")).isEmpty();
+  }
+
+  @Test
+  void zeroFilledHitsAnswerEveryBucketOfTheRange() throws Exception {
+    assertThat(insert("application/stream+json", "2021-05-01T03:01:10Z")).isEqualTo(200);
+    vl.zeroFill(true);
+    JsonNode hits = json.readTree(get("/select/logsql/hits", "*",
+        "&start=2021-05-01T03:00:00Z&end=2021-05-01T03:02:59Z&step=1m")).get("hits").get(0);
+    assertThat(hits.get("values").toString()).isEqualTo("[0,1,0]");
+    assertThat(hits.get("timestamps").get(0).asText()).isEqualTo("2021-05-01T03:00:00Z");
+  }
 }

@@ -1,0 +1,246 @@
+package io.logbench.sink.victorialogs;
+
+import static io.logbench.sink.emulator.TestBatches.MAY_2021_MILLIS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.logbench.count.LineIds;
+import io.logbench.dataset.LineBatch;
+import io.logbench.dataset.app.AppJsonStreams;
+import io.logbench.sink.BatchSender;
+import io.logbench.sink.emulator.WindowedPush;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** VictoriaLogsCountReader against the VictoriaLogsEmulator: buckets, offsets, loss, errors. */
+class VictoriaLogsCountReaderTest {
+
+  private static final long MINUTE = 60_000L;
+  private static final long DAY = 86_400_000L;
+  private final VictoriaLogsEmulator vl =
+      new VictoriaLogsEmulator().retention(Duration.ofDays(36_500));
+
+  @AfterEach
+  void stop() {
+    vl.close();
+  }
+
+  private VictoriaLogsBackend backend(Duration timeout) {
+    return new VictoriaLogsBackend("victorialogs", URI.create(vl.url()), "12", "34", null,
+        Duration.ofDays(36_500), null, timeout);
+  }
+
+  private VictoriaLogsBackend backend() {
+    return backend(Duration.ofSeconds(5));
+  }
+
+  private void push(WindowedPush data) {
+    try (BatchSender sender = backend().open(data.dataset().streams())) {
+      data.sendAll(sender);
+    }
+  }
+
+  @Test
+  void countsPerMinuteEqualTheLinesPushedPerMinuteInOneQuery() throws IOException {
+    WindowedPush data = new WindowedPush(MAY_2021_MILLIS + 17_000, 40, 283 * 40, MAY_2021_MILLIS, MINUTE, 5);
+    push(data);
+    try (VictoriaLogsCountReader reader = backend().openCounter(data.dataset().streams())) {
+      long[] counts = reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 5 * MINUTE, MINUTE);
+      assertThat(counts).containsExactly(data.expected());
+      assertThat(counts[0]).isEqualTo(43 * 40);
+      assertThat(reader.stats().requests()).isEqualTo(1);
+    }
+    assertThat(vl.lastSelectParams())
+        .containsEntry("query", "{namespace=\"loadtest\"}")
+        .containsEntry("step", "1m")
+        .containsEntry("start", "2021-05-01T03:00:00Z")
+        .containsEntry("end", "2021-05-01T03:04:59.999999999Z");
+  }
+
+  @Test
+  void zeroFilledBucketsReadAsSparseOnes() throws IOException {
+    WindowedPush data = new WindowedPush(MAY_2021_MILLIS + 2 * MINUTE, 10, 600, MAY_2021_MILLIS, MINUTE, 4);
+    push(data);
+    vl.zeroFill(true);
+    try (VictoriaLogsCountReader reader = backend().openCounter(data.dataset().streams())) {
+      assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 4 * MINUTE, MINUTE))
+          .containsExactly(0, 0, 600, 0);
+    }
+  }
+
+  @Test
+  void daysAlignedToSaoPauloMidnightUseANegativeOffset() throws IOException {
+    long from = MAY_2021_MILLIS - DAY;
+    WindowedPush data = new WindowedPush(MAY_2021_MILLIS - 2 * MINUTE, 20, 5 * 60 * 20, from, DAY, 2);
+    push(data);
+    try (VictoriaLogsCountReader reader = backend().openCounter(data.dataset().streams())) {
+      assertThat(reader.counts(from, from + 2 * DAY, DAY)).containsExactly(2 * 60 * 20, 3 * 60 * 20);
+    }
+    assertThat(vl.lastSelectParams()).containsEntry("offset", "-3h").containsEntry("step", "1d");
+  }
+
+  @Test
+  void aLineOnAWindowBoundaryCountsInTheWindowItStarts() throws Exception {
+    String body = "{\"_time\":\"2021-05-01T03:01:00Z\",\"_msg\":\"on the boundary\",\"namespace\":\"loadtest\","
+        + "\"container\":\"k6-0\"}\n"
+        + "{\"_time\":\"2021-05-01T03:00:59.999999999Z\",\"_msg\":\"just before\",\"namespace\":\"loadtest\","
+        + "\"container\":\"k6-0\"}\n";
+    HttpRequest insert = HttpRequest.newBuilder(backend().insertUri(new AppJsonStreams(2)))
+        .header("Content-Type", "application/stream+json").header("AccountID", "12")
+        .header("ProjectID", "34").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    assertThat(HttpClient.newHttpClient().send(insert, HttpResponse.BodyHandlers.discarding())
+        .statusCode()).isEqualTo(200);
+    try (VictoriaLogsCountReader reader = backend().openCounter(new AppJsonStreams(2))) {
+      assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 3 * MINUTE, MINUTE))
+          .containsExactly(1, 1, 0);
+    }
+  }
+
+  @Test
+  void aRetriedBatchIsCountedTwice() throws IOException {
+    WindowedPush data = new WindowedPush(MAY_2021_MILLIS, 10, 1200, MAY_2021_MILLIS, MINUTE, 2);
+    try (BatchSender sender = backend().open(data.dataset().streams())) {
+      data.sendAll(sender);
+      WindowedPush.sendAccepted(sender, data.batch(1));
+    }
+    long[] expected = data.expected();
+    try (VictoriaLogsCountReader reader = backend().openCounter(data.dataset().streams())) {
+      assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 2 * MINUTE, MINUTE))
+          .containsExactly(expected[0], 2 * expected[1]);
+      List<Long> ids = reader.sequenceIds(MAY_2021_MILLIS + MINUTE, MAY_2021_MILLIS + 2 * MINUTE, 10_000);
+      List<Long> twice = new ArrayList<>(data.ids(1));
+      twice.addAll(data.ids(1));
+      assertThat(ids).containsExactlyInAnyOrderElementsOf(twice);
+    }
+  }
+
+  @Test
+  void longRangesAreSplitAtTenThousandBuckets() throws IOException {
+    AppJsonStreams streams = new AppJsonStreams(1);
+    try (BatchSender sender = backend().open(streams)) {
+      for (long second : new long[] {0, 9_999, 10_000, 19_999, 20_000}) {
+        WindowedPush.sendAccepted(sender, line(second, MAY_2021_MILLIS + second * 1000));
+      }
+    }
+    try (VictoriaLogsCountReader reader = backend().openCounter(streams)) {
+      long[] counts = reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 20_500_000L, 1000);
+      assertThat(counts).hasSize(20_500).containsOnly(0, 1);
+      assertThat(counts[0] + counts[9_999] + counts[10_000] + counts[19_999] + counts[20_000])
+          .isEqualTo(5);
+      assertThat(reader.stats().requests()).isEqualTo(3);
+    }
+  }
+
+  private static LineBatch line(long seq, long millis) {
+    LineBatch b = new LineBatch();
+    b.reset(seq, seq);
+    byte[] text = ("GET /page" + seq).getBytes(StandardCharsets.UTF_8);
+    b.append(text, 0, text.length, millis, 0);
+    return b;
+  }
+
+  @Test
+  void linesWithoutASeqFieldAreIdentifiedByTheirNanosecondOffset() throws IOException {
+    AppJsonStreams streams = new AppJsonStreams(1);
+    try (BatchSender sender = backend().open(streams)) {
+      WindowedPush.sendAccepted(sender, line(41, MAY_2021_MILLIS + 5));
+      WindowedPush.sendAccepted(sender, line(1_000_041, MAY_2021_MILLIS + 6));
+    }
+    try (VictoriaLogsCountReader reader = backend().openCounter(streams)) {
+      // 1,000,041 mod 999,999 = 42: the id within its millisecond.
+      assertThat(reader.sequenceIds(MAY_2021_MILLIS, MAY_2021_MILLIS + MINUTE, 10))
+          .containsExactlyInAnyOrder(41L, 42L);
+    }
+  }
+
+  @Test
+  void linesLostAfterAcceptanceShowInExactlyTheirWindowAndSequenceIdsListTheRest()
+      throws IOException {
+    WindowedPush data = new WindowedPush(MAY_2021_MILLIS, 100, 18_000, MAY_2021_MILLIS, MINUTE, 3);
+    try (BatchSender sender = backend().open(data.dataset().streams())) {
+      WindowedPush.sendAccepted(sender, data.batch(0));
+      vl.faults().loseFromNext(7);
+      WindowedPush.sendAccepted(sender, data.batch(1));
+      WindowedPush.sendAccepted(sender, data.batch(2));
+    }
+    long[] expected = data.expected();
+    try (VictoriaLogsCountReader reader = backend().openCounter(data.dataset().streams())) {
+      assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 3 * MINUTE, MINUTE))
+          .containsExactly(expected[0], expected[1] - 7, expected[2]);
+      List<Long> ids = reader.sequenceIds(MAY_2021_MILLIS + MINUTE, MAY_2021_MILLIS + 2 * MINUTE, 10_000);
+      Set<Long> stored = new HashSet<>();
+      for (VictoriaLogsEmulator.Row r : vl.rows()) {
+        stored.add(LineIds.seqField(r.msg()));
+      }
+      List<Long> complement = new ArrayList<>(data.ids(1));
+      complement.retainAll(stored);
+      assertThat(data.ids(1).size() - complement.size()).isEqualTo(7);
+      assertThat(ids).containsExactlyInAnyOrderElementsOf(complement);
+      assertThat(vl.lastSelectParams().get("query")).isEqualTo("{namespace=\"loadtest\"}"
+          + " _time:[2021-05-01T03:01:00Z, 2021-05-01T03:02:00Z) | fields _msg, _time");
+    }
+  }
+
+  @Test
+  void aFailedAnswerIsAnIOExceptionNamingTheWindowAndStatus() {
+    try (VictoriaLogsCountReader reader = backend().openCounter(new AppJsonStreams(2))) {
+      vl.queryFaults().failNext(1, 500, "cannot execute query: out of memory");
+      assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 3 * MINUTE, MINUTE))
+          .isInstanceOf(IOException.class)
+          .hasMessage("VictoriaLogs backend 'victorialogs' answered 500 to the hits query over"
+              + " [2021-05-01T03:00:00Z, 2021-05-01T03:03:00Z): cannot execute query.");
+      vl.queryFaults().garbageNext(1, 200);
+      assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 3 * MINUTE, MINUTE))
+          .isInstanceOf(IOException.class)
+          .hasMessage("VictoriaLogs backend 'victorialogs''s answer to the hits query over"
+              + " [2021-05-01T03:00:00Z, 2021-05-01T03:03:00Z) cannot be read (not JSON).");
+      vl.queryFaults().garbageNext(1, 200);
+      assertThatThrownBy(() -> reader.sequenceIds(MAY_2021_MILLIS, MAY_2021_MILLIS + MINUTE, 5))
+          .isInstanceOf(IOException.class)
+          .hasMessage("VictoriaLogs backend 'victorialogs''s answer to the log query over"
+              + " [2021-05-01T03:00:00Z, 2021-05-01T03:01:00Z) cannot be read (not JSON).");
+    }
+  }
+
+  @Test
+  void aFailureOfTheSecondPieceFailsTheWholeCount() {
+    try (VictoriaLogsCountReader reader = backend().openCounter(new AppJsonStreams(2))) {
+      vl.queryFaults().delayNext(1, Duration.ZERO).failNext(1, 503, "");
+      assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 20_000_000L, 1000))
+          .isInstanceOf(IOException.class)
+          .hasMessage("VictoriaLogs backend 'victorialogs' answered 503 to the hits query over"
+              + " [2021-05-01T05:46:40Z, 2021-05-01T08:33:20Z).");
+    }
+  }
+
+  @Test
+  void aBackendThatHangsGivesAnIOExceptionAfterTheTimeout() {
+    try (VictoriaLogsCountReader reader =
+        backend(Duration.ofMillis(500)).openCounter(new AppJsonStreams(2))) {
+      vl.queryFaults().hangNext(1);
+      assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + MINUTE, MINUTE))
+          .isInstanceOf(IOException.class)
+          .hasMessage("VictoriaLogs backend 'victorialogs' did not answer the hits query over"
+              + " [2021-05-01T03:00:00Z, 2021-05-01T03:01:00Z) within 500 ms.");
+    }
+  }
+
+  @Test
+  void filterUsesSharedStreamLabelsOrANonEmptyFirstLabel() {
+    assertThat(VictoriaLogsCountReader.filter(List.of("namespace", "container"), new AppJsonStreams(3), "vl"))
+        .isEqualTo("{namespace=\"loadtest\"}");
+    assertThat(VictoriaLogsCountReader.filter(List.of("container"), new AppJsonStreams(3), "vl"))
+        .isEqualTo("namespace:=\"loadtest\"");
+  }
+}
