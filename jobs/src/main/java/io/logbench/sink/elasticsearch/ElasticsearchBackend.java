@@ -7,8 +7,17 @@ import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.internal.HttpUrls;
 import io.logbench.sink.internal.SecretRef;
+import io.logbench.sink.internal.HttpClients;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * An {@code elasticsearch} (or {@code opensearch}) backend block: where to send {@code _bulk}
@@ -27,6 +36,13 @@ import java.util.Base64;
  * The common delivery keys ({@code delivery, in_flight, retry, thresholds, timeout}) are accepted
  * here and read elsewhere.
  *
+ * <p>The index is created with an explicit mapping ({@link #ensureIndex}) before the first bulk
+ * when it does not exist yet: {@code @timestamp} as {@code date_nanos} (every line keeps its
+ * distinct nanosecond) and {@code seq} as {@code long} (the drill-down sorts on it); stream
+ * labels stay dynamic. An index that exists already is left as it is. Without this, dynamic
+ * mapping would make {@code @timestamp} a {@code date}, cut to milliseconds, which still counts
+ * right because windows are whole milliseconds.
+ *
  * @param kind as written in the run file
  * @param name backend name
  * @param url base URL without a trailing slash
@@ -40,6 +56,14 @@ public record ElasticsearchBackend(
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchBackend.class);
+
+  /** The mapping {@link #ensureIndex} creates an index with. */
+  public static final String INDEX_MAPPING =
+      "{\"mappings\":{\"properties\":{\"@timestamp\":{\"type\":\"date_nanos\"},"
+          + "\"seq\":{\"type\":\"long\"},\"message\":{\"type\":\"text\"}}}}";
+
+  private static final Duration ENSURE_TIMEOUT = Duration.ofSeconds(60);
 
   public static final String DEFAULT_NAME = "elasticsearch";
   public static final String DEFAULT_INDEX = "logbench";
@@ -84,12 +108,75 @@ public record ElasticsearchBackend(
 
   @Override
   public BatchSender open(StreamCatalog streams) {
+    String authorization = authorization();
+    try (HttpClients http = new HttpClients("elasticsearch-ensure-index", ElasticsearchSender.DEFAULT_CONNECT_TIMEOUT)) {
+      ensureIndex(http.client(), url, index, authorization, ENSURE_TIMEOUT);
+    } catch (IOException e) {
+      // Not fatal: the first bulk then creates the index with dynamic mapping (millisecond dates).
+      LOG.warn("The index {} at {} could not be created with its mapping: {}", index, url, e.getMessage());
+    }
     ElasticsearchSender.Builder b =
         ElasticsearchSender.builder().url(url).index(index).streams(streams).refresh(refresh);
-    if (user != null) {
-      String pair = user + ":" + password.resolve();
-      b.authorization("Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
+    if (authorization != null) {
+      b.authorization(authorization);
     }
     return b.build();
+  }
+
+  /** Opens a reader that counts this backend's documents back per window. */
+  @Override
+  public ElasticsearchCountReader openCounter(StreamCatalog streams) {
+    ElasticsearchCountReader.Builder b = ElasticsearchCountReader.builder().url(url).index(index);
+    String authorization = authorization();
+    if (authorization != null) {
+      b.authorization(authorization);
+    }
+    return b.build();
+  }
+
+  /** The basic-auth header value, or null without a user (a secret: never logged). */
+  private String authorization() {
+    if (user == null) {
+      return null;
+    }
+    String pair = user + ":" + password.resolve();
+    return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Creates {@code index} with {@link #INDEX_MAPPING} unless it exists already (then it is left
+   * as it is).
+   *
+   * @param authorization the {@code Authorization} header value, or null
+   * @return whether the index was created by this call
+   * @throws IOException when the server does not answer, or answers anything but "created" or
+   *     "already exists"
+   */
+  public static boolean ensureIndex(
+      HttpClient client, String url, String index, String authorization, Duration timeout) throws IOException {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url + "/" + index))
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(INDEX_MAPPING, StandardCharsets.UTF_8));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    HttpResponse<String> r;
+    try {
+      r = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted while creating the index " + index + ".", e);
+    }
+    if (r.statusCode() == 200) {
+      return true;
+    }
+    if (r.statusCode() == 400 && r.body().contains("resource_already_exists_exception")) {
+      return false;
+    }
+    String body = r.body().length() > 300 ? r.body().substring(0, 300) + "..." : r.body();
+    throw new IOException(
+        "Creating the index " + index + " at " + url + " was answered " + r.statusCode() + ": " + body);
   }
 }

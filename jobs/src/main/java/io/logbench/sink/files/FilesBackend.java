@@ -2,13 +2,16 @@ package io.logbench.sink.files;
 
 import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
+import io.logbench.dataset.Dataset;
 import io.logbench.dataset.LineBatch;
+import io.logbench.dataset.nginx.NginxMonthDataset;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.WindowGrid;
 import io.logbench.sink.files.internal.OrderedLayoutWriter;
+import java.nio.file.Path;
 import java.time.ZoneId;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -96,6 +99,29 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
   public BatchSender open(StreamCatalog streams) {
     throw new UnsupportedOperationException(
         "The files backend is not a BatchSender; wire it with FilesBackend.write(batches, spec, grid, zone).");
+  }
+
+  /**
+   * A reader of the day files without the run's dataset: nginx-month lines are counted by their
+   * time field (with the offset they carry) and numbered from 0; app-json lines need {@link
+   * #openCounter(Dataset, long)}.
+   */
+  @Override
+  public FilesCountReader openCounter(StreamCatalog streams) {
+    return FilesCountReader.builder().dir(Path.of(dir)).build();
+  }
+
+  /**
+   * A reader of the day files of a run of {@code dataset} whose first line is {@code firstSeq}
+   * (the plan's first index): app-json lines are timed by their seq, nginx lines by their time
+   * field in the dataset's zone, and nginx sequence ids are positional from {@code firstSeq}.
+   */
+  public FilesCountReader openCounter(Dataset dataset, long firstSeq) {
+    FilesCountReader.Builder b = FilesCountReader.builder().dir(Path.of(dir)).dataset(dataset).firstSeq(firstSeq);
+    if (dataset instanceof NginxMonthDataset nginx) {
+      b.zone(nginx.zone());
+    }
+    return b.build();
   }
 
   /**

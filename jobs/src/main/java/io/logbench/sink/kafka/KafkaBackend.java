@@ -202,6 +202,12 @@ public final class KafkaBackend implements BackendSpec {
     return new KafkaSender(new KafkaProducer<>(producerProperties()), topic, streams);
   }
 
+  /** A reader counting the topic's committed records per window by record timestamp. */
+  @Override
+  public KafkaCountReader openCounter(StreamCatalog streams) {
+    return KafkaCountReader.of(this, KafkaCountReader.DEFAULT_DEADLINE);
+  }
+
   /**
    * Flink's transactional sink of {@link LogRecord}s to this topic: records become visible to
    * {@code read_committed} consumers when the checkpoint that covers them completes. The sink

@@ -24,12 +24,19 @@ import java.time.Duration;
  *   <li>{@code ack}: indexer acknowledgement ({@code true}/{@code false}, default false)
  *   <li>{@code ack_timeout}: how long to wait for an ack (default 60s), {@code ack_poll}: how
  *       often to ask (default 1s)
+ *   <li>{@code search_url}: the search head's management (REST) URL used to count events back
+ *       (default: {@code url} with port 8089)
+ *   <li>{@code search_user} with {@code search_password_env} or {@code search_password_file}: the
+ *       basic-auth credentials of the count searches (needed only to count back)
  * </ul>
  *
  * The common delivery keys ({@code delivery, in_flight, retry, thresholds, timeout}) are accepted
  * here and read elsewhere.
  *
  * @param token where the token is (never the token itself)
+ * @param searchUrl management URL of the count searches
+ * @param searchUser user of the count searches, or null
+ * @param searchPassword where that user's password is, or null (never the password itself)
  */
 public record SplunkBackend(
     String name,
@@ -41,7 +48,10 @@ public record SplunkBackend(
     String host,
     boolean ack,
     Duration ackTimeout,
-    Duration ackPoll)
+    Duration ackPoll,
+    String searchUrl,
+    String searchUser,
+    SecretRef searchPassword)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -56,8 +66,8 @@ public record SplunkBackend(
   public static SplunkBackend parse(ConfigNode block) {
     block.allowOnly(
         "kind", "name", "url", "token_env", "token_file", "index", "source", "sourcetype", "host",
-        "ack", "ack_timeout", "ack_poll",
-        "delivery", "in_flight", "retry", "thresholds", "timeout");
+        "ack", "ack_timeout", "ack_poll", "search_url", "search_user", "search_password_env",
+        "search_password_file", "delivery", "in_flight", "retry", "thresholds", "timeout");
     block.choice("kind", null, KIND);
     String name = block.string("name", DEFAULT_NAME);
     if (!name.matches("[A-Za-z0-9._-]+")) {
@@ -76,7 +86,50 @@ public record SplunkBackend(
       throw new ConfigException(
           block.path() + ": ack_poll (" + block.string("ack_poll", null) + ") must not be longer than ack_timeout.");
     }
-    return new SplunkBackend(name, url, token, index, source, sourcetype, host, ack, ackTimeout, ackPoll);
+    String searchUrl =
+        block.string("search_url", null) == null
+            ? managementUrl(url)
+            : HttpUrls.baseUrl(block, "search_url", "https://127.0.0.1:8089");
+    String searchUser = block.string("search_user", null);
+    SecretRef searchPassword =
+        SecretRef.parse(block, "search_password_env", "search_password_file", false, "the search password");
+    if (searchUser == null && searchPassword != null) {
+      throw new ConfigException(
+          block.path() + ": search_password_env/search_password_file needs search_user as well.");
+    }
+    if (searchUser != null && searchPassword == null) {
+      throw new ConfigException(
+          block.path() + ": search_user needs a password; set search_password_env or search_password_file.");
+    }
+    return new SplunkBackend(
+        name, url, token, index, source, sourcetype, host, ack, ackTimeout, ackPoll, searchUrl, searchUser,
+        searchPassword);
+  }
+
+  /** {@code url} with Splunk's management port, 8089. */
+  static String managementUrl(String url) {
+    java.net.URI u = java.net.URI.create(url);
+    return u.getScheme() + "://" + (u.getHost().contains(":") ? "[" + u.getHost() + "]" : u.getHost()) + ":8089";
+  }
+
+  /**
+   * Opens a reader that counts this backend's index back with {@code tstats} searches on {@code
+   * search_url}; the index is {@code index}, or {@code main} when unset (HEC's default).
+   *
+   * @throws IllegalStateException when no search credentials are configured
+   */
+  @Override
+  public SplunkCountReader openCounter(StreamCatalog streams) {
+    if (searchUser == null) {
+      throw new IllegalStateException(
+          "The splunk backend " + name + " needs search_user and search_password_env or"
+              + " search_password_file to count its events back.");
+    }
+    return SplunkCountReader.builder()
+        .url(searchUrl)
+        .index(index == null ? SplunkCountReader.DEFAULT_INDEX : index)
+        .credentials(searchUser, searchPassword.resolve())
+        .build();
   }
 
   @Override

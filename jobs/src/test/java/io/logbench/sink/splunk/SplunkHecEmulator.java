@@ -62,11 +62,16 @@ import java.util.regex.Pattern;
  *       "2021-05-01T03:00:00.000+00:00","count":"12"}}}, {@code "lastrow":true} on the last;
  *       buckets are [t, t + span) aligned to the epoch (UTC). No bucket, no line (tstats does not
  *       emit empty buckets): the body is then empty.
+ *   <li>the same endpoint with {@code search=search index=<idx> earliest=<epoch s> latest=<epoch
+ *       s> | fields seq [| head N]} (epoch seconds with an optional fraction; [earliest, latest)):
+ *       one row {@code {"preview":false,"offset":i,"result":{"_time":...,"seq":"<seq>"}}} per
+ *       stored event, in time order, at most N.
  * </ul>
  *
  * Failures can be injected on event requests: the next N answer a status, wait, hang (until the
  * emulator closes), or answer garbage with 200; the next N accepted events can be silently lost;
- * acks can be made never to become true, or only after a number of polls.
+ * acks can be made never to become true, or only after a number of polls; the next N searches can
+ * answer a status or hang.
  */
 public final class SplunkHecEmulator implements AutoCloseable {
 
@@ -108,7 +113,15 @@ public final class SplunkHecEmulator implements AutoCloseable {
   private volatile String searchAuthorization =
       "Basic " + Base64.getEncoder().encodeToString("admin:changeme".getBytes(StandardCharsets.UTF_8));
 
+  private static final Pattern SEQ_SEARCH =
+      Pattern.compile(
+          "\\s*search\\s+index\\s*=\\s*\"?([^\\s\"]+)\"?\\s+earliest\\s*=\\s*(\\d+(?:\\.\\d+)?)\\s+"
+              + "latest\\s*=\\s*(\\d+(?:\\.\\d+)?)\\s*\\|\\s*fields\\s+seq(?:\\s*\\|\\s*head\\s+(\\d+))?\\s*",
+          Pattern.CASE_INSENSITIVE);
+
   private final ConcurrentLinkedQueue<Fault> faults = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Fault> searchFaults = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger searches = new AtomicInteger();
   private final AtomicInteger eventsToLose = new AtomicInteger();
   private final AtomicInteger lost = new AtomicInteger();
 
@@ -194,6 +207,27 @@ public final class SplunkHecEmulator implements AutoCloseable {
   public SplunkHecEmulator loseNext(int n) {
     eventsToLose.addAndGet(n);
     return this;
+  }
+
+  /** The next {@code n} searches answer {@code status} with a Splunk REST error body. */
+  public SplunkHecEmulator failNextSearches(int n, int status) {
+    for (int i = 0; i < n; i++) {
+      searchFaults.add(new Fault(FaultKind.STATUS, status, Duration.ZERO));
+    }
+    return this;
+  }
+
+  /** The next {@code n} searches are never answered (until the emulator closes). */
+  public SplunkHecEmulator hangNextSearches(int n) {
+    for (int i = 0; i < n; i++) {
+      searchFaults.add(new Fault(FaultKind.HANG, 0, Duration.ZERO));
+    }
+    return this;
+  }
+
+  /** Export searches received (faults and refused credentials included). */
+  public int searches() {
+    return searches.get();
   }
 
   /** Ack ids never become true. */
@@ -487,8 +521,18 @@ public final class SplunkHecEmulator implements AutoCloseable {
     }
   }
 
-  private void export(HttpExchange ex) throws IOException {
+  private void export(HttpExchange ex) throws Exception {
     byte[] body = ex.getRequestBody().readAllBytes();
+    searches.incrementAndGet();
+    Fault fault = searchFaults.poll();
+    if (fault != null) {
+      if (fault.kind() == FaultKind.HANG) {
+        closed.await();
+        return;
+      }
+      answer(ex, fault.status(), fatal("Injected failure " + fault.status() + "."));
+      return;
+    }
     if (!searchAuthorization.equals(ex.getRequestHeaders().getFirst("Authorization"))) {
       answer(ex, 401, "{\"messages\":[{\"type\":\"WARN\",\"text\":\"call not properly authenticated\"}]}");
       return;
@@ -499,10 +543,16 @@ public final class SplunkHecEmulator implements AutoCloseable {
       answer(ex, 400, fatal("The emulator only answers output_mode=json."));
       return;
     }
+    Matcher seq = SEQ_SEARCH.matcher(params.getOrDefault("search", ""));
+    if (seq.matches()) {
+      seqSearch(ex, seq);
+      return;
+    }
     Matcher m = TSTATS.matcher(params.getOrDefault("search", ""));
     if (!m.matches()) {
       answer(ex, 400, fatal("Error in 'SearchParser': the emulator only answers"
-          + " | tstats count where index=<index> by _time span=<N><s|m|h|d>."));
+          + " | tstats count where index=<index> by _time span=<N><s|m|h|d>"
+          + " and search index=<index> earliest=<s> latest=<s> | fields seq."));
       return;
     }
     String index = m.group(1);
@@ -536,6 +586,30 @@ public final class SplunkHecEmulator implements AutoCloseable {
           .append(",\"result\":{\"_time\":\"").append(time).append("\",\"count\":\"").append(b.getValue())
           .append("\"}}\n");
       offset++;
+    }
+    answer(ex, 200, out.toString());
+  }
+
+  private void seqSearch(HttpExchange ex, Matcher m) throws IOException {
+    String index = m.group(1);
+    long earliest = searchTime(m.group(2), Long.MIN_VALUE);
+    long latest = searchTime(m.group(3), Long.MAX_VALUE);
+    int head = m.group(4) == null ? Integer.MAX_VALUE : Integer.parseInt(m.group(4));
+    List<StoredEvent> hits = new ArrayList<>();
+    for (StoredEvent e : events) {
+      if (e.index().equals(index) && e.timeNanos() >= earliest && e.timeNanos() < latest) {
+        hits.add(e);
+      }
+    }
+    hits.sort(java.util.Comparator.comparingLong(StoredEvent::timeNanos));
+    StringBuilder out = new StringBuilder();
+    int n = Math.min(head, hits.size());
+    for (int i = 0; i < n; i++) {
+      StoredEvent e = hits.get(i);
+      String time = SPLUNK_TIME.format(Instant.ofEpochSecond(0, e.timeNanos()));
+      out.append("{\"preview\":false,\"offset\":").append(i).append(i == n - 1 ? ",\"lastrow\":true" : "")
+          .append(",\"result\":{\"_time\":\"").append(time).append("\",\"seq\":\"")
+          .append(e.fields().getOrDefault("seq", "")).append("\"}}\n");
     }
     answer(ex, 200, out.toString());
   }

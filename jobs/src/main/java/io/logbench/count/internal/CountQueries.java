@@ -1,0 +1,97 @@
+package io.logbench.count.internal;
+
+import io.logbench.count.CountReader.QueryStats;
+import io.logbench.sink.internal.HttpClients;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The blocking HTTP side of a count reader: one request at a time with a deadline, every failure
+ * to answer turned into an {@link IOException} whose message names the backend and the request
+ * (never a credential), and the requests and their time tallied for {@link QueryStats}.
+ */
+public final class CountQueries implements AutoCloseable {
+
+  /** An answer: status and body. */
+  public record Answer(int status, byte[] body) {
+    public String text() {
+      return new String(body, StandardCharsets.UTF_8);
+    }
+
+    /** The body cut to {@code max} characters, for messages. */
+    public String shortText(int max) {
+      String t = text().replaceAll("\\s+", " ").strip();
+      return t.length() <= max ? t : t.substring(0, max) + "...";
+    }
+  }
+
+  private final String backend;
+  private final Duration requestTimeout;
+  private final HttpClients http;
+  private final AtomicLong requests = new AtomicLong();
+  private final AtomicLong nanos = new AtomicLong();
+
+  /**
+   * @param backend what the requests go to, for messages (e.g. {@code OpenSearch at http://...})
+   */
+  public CountQueries(String backend, String threadPrefix, Duration connectTimeout, Duration requestTimeout) {
+    this.backend = backend;
+    this.requestTimeout = requestTimeout;
+    this.http = new HttpClients(threadPrefix, connectTimeout);
+  }
+
+  /** A request builder for {@code uri} with this reader's timeout. */
+  public HttpRequest.Builder request(URI uri) {
+    return HttpRequest.newBuilder(uri).timeout(requestTimeout);
+  }
+
+  /**
+   * Sends {@code request} and waits for its answer.
+   *
+   * @param what what the request does, for messages (e.g. {@code "the count search"})
+   * @throws IOException when there is no answer in time or the connection fails
+   */
+  public Answer send(HttpRequest request, String what) throws IOException {
+    long t0 = System.nanoTime();
+    try {
+      HttpResponse<byte[]> r = http.client().send(request, HttpResponse.BodyHandlers.ofByteArray());
+      return new Answer(r.statusCode(), r.body());
+    } catch (HttpTimeoutException e) {
+      throw new IOException(
+          backend + " did not answer " + what + " within " + requestTimeout.toMillis() + " ms.", e);
+    } catch (ConnectException e) {
+      throw new IOException(backend + " could not be reached for " + what + " (connection refused or failed).", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("Interrupted while waiting for " + backend + " to answer " + what + ".");
+    } catch (IOException e) {
+      throw new IOException(
+          backend + " failed to answer " + what + " (" + e.getClass().getSimpleName()
+              + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ").", e);
+    } finally {
+      requests.incrementAndGet();
+      nanos.addAndGet(System.nanoTime() - t0);
+    }
+  }
+
+  public String backend() {
+    return backend;
+  }
+
+  public QueryStats stats() {
+    return new QueryStats(requests.get(), nanos.get());
+  }
+
+  @Override
+  public void close() {
+    http.close();
+  }
+}

@@ -1,0 +1,293 @@
+package io.logbench.sink.elasticsearch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.logbench.count.CountReader;
+import io.logbench.count.internal.CountQueries;
+import io.logbench.count.internal.CountQueries.Answer;
+import io.logbench.count.internal.WindowRange;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Counts an Elasticsearch or OpenSearch index back per window with one {@code _search?size=0}
+ * per {@link Builder#maxBuckets} windows: a {@code range} filter on {@code @timestamp} over
+ * {@code [from, to)} and a {@code date_histogram} with {@code fixed_interval} = the window,
+ * {@code offset} = where the windows start modulo their size (so buckets follow the grid, e.g. a
+ * zone's midnight), {@code min_doc_count: 0} and {@code extended_bounds}, so an empty window is
+ * answered 0. Buckets are {@code [t, t + interval)}, so a document exactly on a boundary counts in
+ * the window it starts. The buckets must add up to the exact {@code hits.total}
+ * ({@code track_total_hits: true}), or the answer is refused.
+ *
+ * <p>Documents are searchable only after a refresh, so each {@link #counts} and {@link
+ * #sequenceIds} first asks for {@code POST <index>/_refresh}. An index that does not exist holds
+ * nothing: its windows count 0.
+ *
+ * <p>Defaults: {@value #DEFAULT_MAX_BUCKETS} buckets per request (OpenSearch refuses more than
+ * {@code search.max_buckets}, 65,535), {@link #DEFAULT_REQUEST_TIMEOUT} per request, {@link
+ * #DEFAULT_CONNECT_TIMEOUT} to connect.
+ */
+public final class ElasticsearchCountReader implements CountReader {
+
+  public static final int DEFAULT_MAX_BUCKETS = 10_000;
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  /** Largest page of a drill-down ({@code index.max_result_window} is 10,000 by default). */
+  static final int PAGE = 10_000;
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String url;
+  private final String index;
+  private final String authorization;
+  private final int maxBuckets;
+  private final CountQueries http;
+
+  private ElasticsearchCountReader(Builder b) {
+    this.url = b.url;
+    this.index = b.index;
+    this.authorization = b.authorization;
+    this.maxBuckets = b.maxBuckets;
+    this.http =
+        new CountQueries("Elasticsearch at " + b.url, "elasticsearch-count", b.connectTimeout, b.requestTimeout);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public long[] counts(long fromMillis, long toMillis, long windowMillis) throws IOException {
+    WindowRange range = WindowRange.of(fromMillis, toMillis, windowMillis);
+    long[] counts = new long[range.n()];
+    if (range.n() == 0 || !refresh()) {
+      return counts;
+    }
+    for (int first = 0; first < range.n(); first += maxBuckets) {
+      int last = Math.min(range.n(), first + maxBuckets);
+      countPart(range, first, last, counts);
+    }
+    return counts;
+  }
+
+  /** Counts windows {@code [first, last)} of {@code range} into {@code counts}. */
+  private void countPart(WindowRange range, int first, int last, long[] counts) throws IOException {
+    long from = range.start(first);
+    long to = range.start(last);
+    ObjectNode body = JSON.createObjectNode();
+    body.put("size", 0);
+    body.put("track_total_hits", true);
+    body.set("query", rangeQuery(from, to));
+    ObjectNode histogram = body.putObject("aggs").putObject("windows").putObject("date_histogram");
+    histogram.put("field", "@timestamp");
+    histogram.put("fixed_interval", range.size() + "ms");
+    long offset = Math.floorMod(from, range.size());
+    if (offset != 0) {
+      histogram.put("offset", "+" + offset + "ms");
+    }
+    histogram.put("min_doc_count", 0);
+    histogram.put("format", "epoch_millis");
+    ObjectNode bounds = histogram.putObject("extended_bounds");
+    bounds.put("min", from);
+    bounds.put("max", to - 1);
+    JsonNode answer = search(body, "the count search for [" + from + ", " + to + ")");
+    long total = answer.path("hits").path("total").path("value").asLong(-1);
+    JsonNode buckets = answer.path("aggregations").path("windows").path("buckets");
+    if (total < 0 || !buckets.isArray()) {
+      throw new IOException(
+          http.backend() + " answered the count search for [" + from + ", " + to
+              + ") without hits.total and buckets.");
+    }
+    long sum = 0;
+    for (JsonNode bucket : buckets) {
+      long key = bucket.path("key").asLong(Long.MIN_VALUE);
+      long docs = bucket.path("doc_count").asLong(-1);
+      int k = range.indexOf(key);
+      if (docs == 0 && (key < from || key >= to)) {
+        // extended_bounds combined with an offset can add an empty bucket past the range
+        continue;
+      }
+      if (k < first || k >= last || range.start(k) != key || docs < 0) {
+        throw new IOException(
+            http.backend() + " answered a bucket " + bucket + " that is not one of the windows of "
+                + range.size() + " ms in [" + from + ", " + to + ").");
+      }
+      counts[k] += docs;
+      sum += docs;
+    }
+    if (sum != total) {
+      throw new IOException(
+          http.backend() + " answered buckets adding up to " + sum + " documents in [" + from + ", "
+              + to + "), but " + total + " hits.");
+    }
+  }
+
+  @Override
+  public List<Long> sequenceIds(long fromMillis, long toMillis, int limit) throws IOException {
+    List<Long> seqs = new ArrayList<>();
+    if (limit <= 0 || toMillis <= fromMillis || !refresh()) {
+      return seqs;
+    }
+    JsonNode after = null;
+    while (seqs.size() < limit) {
+      int page = Math.min(PAGE, limit - seqs.size());
+      ObjectNode body = JSON.createObjectNode();
+      body.put("size", page);
+      body.put("track_total_hits", false);
+      body.putArray("_source").add("seq");
+      body.set("query", rangeQuery(fromMillis, toMillis));
+      // seq is the document _id, so unique within the index: a sound search_after key alone
+      body.putArray("sort").addObject().put("seq", "asc");
+      if (after != null) {
+        body.set("search_after", after);
+      }
+      JsonNode hits = search(body, "the sequence id search").path("hits").path("hits");
+      if (!hits.isArray()) {
+        throw new IOException(http.backend() + " answered the sequence id search without hits.");
+      }
+      for (JsonNode hit : hits) {
+        JsonNode seq = hit.path("_source").path("seq");
+        if (!seq.canConvertToLong()) {
+          throw new IOException(http.backend() + " answered a document without a numeric seq: " + hit.path("_id"));
+        }
+        seqs.add(seq.asLong());
+        after = hit.path("sort");
+      }
+      if (hits.size() < page) {
+        break;
+      }
+      if (!(after instanceof ArrayNode) || after.isEmpty()) {
+        throw new IOException(http.backend() + " answered sorted hits without sort values.");
+      }
+    }
+    return seqs;
+  }
+
+  private static ObjectNode rangeQuery(long from, long to) {
+    ObjectNode query = JSON.createObjectNode();
+    ObjectNode timestamp = query.putObject("range").putObject("@timestamp");
+    timestamp.put("gte", from);
+    timestamp.put("lt", to);
+    timestamp.put("format", "epoch_millis");
+    return query;
+  }
+
+  /** Makes every stored document searchable; false when the index does not exist. */
+  private boolean refresh() throws IOException {
+    Answer a = http.send(request("/" + index + "/_refresh").POST(HttpRequest.BodyPublishers.noBody()).build(), "the refresh");
+    if (a.status() == 404 && a.text().contains("index_not_found_exception")) {
+      return false;
+    }
+    if (a.status() != 200) {
+      throw new IOException(
+          http.backend() + " answered the refresh of " + index + " with " + a.status() + ": " + a.shortText(300));
+    }
+    return true;
+  }
+
+  private JsonNode search(ObjectNode body, String what) throws IOException {
+    Answer a =
+        http.send(
+            request("/" + index + "/_search")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
+                .build(),
+            what);
+    if (a.status() != 200) {
+      throw new IOException(http.backend() + " answered " + what + " with " + a.status() + ": " + a.shortText(300));
+    }
+    try {
+      return JSON.readTree(a.body());
+    } catch (IOException e) {
+      throw new IOException(http.backend() + " answered " + what + " with a body that is not JSON.", e);
+    }
+  }
+
+  private HttpRequest.Builder request(String path) {
+    HttpRequest.Builder b = http.request(URI.create(url + path));
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    return b;
+  }
+
+  @Override
+  public QueryStats stats() {
+    return http.stats();
+  }
+
+  @Override
+  public void close() {
+    http.close();
+  }
+
+  @Override
+  public String toString() {
+    return "ElasticsearchCountReader{" + url + "/" + index + (authorization == null ? "" : ", basic auth") + "}";
+  }
+
+  /** Settings of a reader; {@code url} is required. */
+  public static final class Builder {
+    private String url;
+    private String index = ElasticsearchBackend.DEFAULT_INDEX;
+    private String authorization;
+    private int maxBuckets = DEFAULT_MAX_BUCKETS;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+
+    private Builder() {}
+
+    /** Base URL, e.g. {@code http://127.0.0.1:9200}. */
+    public Builder url(String url) {
+      this.url = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+      return this;
+    }
+
+    public Builder index(String index) {
+      this.index = index;
+      return this;
+    }
+
+    /** The full {@code Authorization} header value (a secret: never logged or shown). */
+    public Builder authorization(String authorization) {
+      this.authorization = authorization;
+      return this;
+    }
+
+    /** Most histogram buckets (windows) per search request. */
+    public Builder maxBuckets(int maxBuckets) {
+      this.maxBuckets = maxBuckets;
+      return this;
+    }
+
+    public Builder requestTimeout(Duration requestTimeout) {
+      this.requestTimeout = requestTimeout;
+      return this;
+    }
+
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = connectTimeout;
+      return this;
+    }
+
+    public ElasticsearchCountReader build() {
+      Objects.requireNonNull(url, "The url of an Elasticsearch count reader is required.");
+      Objects.requireNonNull(index, "The index of an Elasticsearch count reader is required.");
+      if (maxBuckets < 1 || maxBuckets > 65_535) {
+        throw new IllegalArgumentException(
+            "The buckets per request must be between 1 and 65535 (search.max_buckets), got " + maxBuckets + ".");
+      }
+      if (requestTimeout.isNegative() || requestTimeout.isZero() || connectTimeout.isNegative() || connectTimeout.isZero()) {
+        throw new IllegalArgumentException("The request and connect timeouts must be positive.");
+      }
+      return new ElasticsearchCountReader(this);
+    }
+  }
+}

@@ -1,0 +1,278 @@
+package io.logbench.sink.splunk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.logbench.count.CountReader;
+import io.logbench.count.internal.CountQueries;
+import io.logbench.count.internal.CountQueries.Answer;
+import io.logbench.count.internal.WindowRange;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Counts a Splunk index back per window with export searches ({@code POST
+ * /services/search/jobs/export}, {@code output_mode=json}) running {@code | tstats count where
+ * index=<idx> by _time span=<N>s} over {@code earliest_time}/{@code latest_time} = {@code [from,
+ * to)} in epoch seconds. Buckets are {@code [t, t + span)}; for spans under a day they are taken
+ * to start on multiples of the span from the epoch (as the emulator does; not observed on a real
+ * Splunk). When the windows do not start on that grid (say 1 day windows from a -03:00 midnight),
+ * the span is the largest that divides both the window and the windows' offset, and its buckets
+ * are added up per window. One search covers at most {@link Builder#maxBuckets} spans.
+ *
+ * <p>Splunk's search times are whole seconds here, so windows and their start must be whole
+ * seconds; other windows are refused. Rows with {@code "preview":true} are ignored (export may
+ * stream previews of a reporting search before its final rows); a {@code FATAL} or {@code ERROR}
+ * message fails the count. The search credentials are sent as basic auth and never shown.
+ */
+public final class SplunkCountReader implements CountReader {
+
+  public static final String DEFAULT_INDEX = "main";
+  public static final int DEFAULT_MAX_BUCKETS = 10_000;
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(300);
+  public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final String url;
+  private final String index;
+  private final String user;
+  private final String authorization;
+  private final int maxBuckets;
+  private final CountQueries http;
+
+  private SplunkCountReader(Builder b) {
+    this.url = b.url;
+    this.index = b.index;
+    this.user = b.user;
+    this.authorization = b.authorization;
+    this.maxBuckets = b.maxBuckets;
+    this.http = new CountQueries("Splunk search at " + b.url, "splunk-count", b.connectTimeout, b.requestTimeout);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  public long[] counts(long fromMillis, long toMillis, long windowMillis) throws IOException {
+    if (windowMillis % 1000 != 0) {
+      throw new IllegalArgumentException(
+          "Splunk counts whole seconds: a window of " + windowMillis + " ms is not a whole number of seconds.");
+    }
+    if (fromMillis % 1000 != 0) {
+      throw new IllegalArgumentException(
+          "Splunk counts whole seconds: the windows start at " + fromMillis + " ms, not on a whole second.");
+    }
+    WindowRange range = WindowRange.of(fromMillis, toMillis, windowMillis);
+    long[] counts = new long[range.n()];
+    long windowSeconds = windowMillis / 1000;
+    long spanSeconds = gcd(windowSeconds, Math.floorMod(fromMillis / 1000, windowSeconds));
+    long spansPerWindow = windowSeconds / spanSeconds;
+    int windowsPerSearch = (int) Math.max(1, Math.min(range.n(), maxBuckets / spansPerWindow));
+    for (int first = 0; first < range.n(); first += windowsPerSearch) {
+      int last = Math.min(range.n(), first + windowsPerSearch);
+      long from = range.start(first);
+      long to = range.start(last);
+      String search = "| tstats count where index=" + index + " by _time span=" + spanSeconds + "s";
+      String what = "the count search for [" + from + ", " + to + ")";
+      for (JsonNode row : export(search, from / 1000, to / 1000, what)) {
+        long t = time(row.path("_time"), what);
+        int k = range.indexOf(t);
+        long count = row.path("count").asLong(-1);
+        if (k < first || k >= last || Math.floorMod(t - from, spanSeconds * 1000) != 0 || count < 0) {
+          throw new IOException(
+              http.backend() + " answered a row " + row + " that is not a " + spanSeconds
+                  + " s bucket of [" + from + ", " + to + ").");
+        }
+        counts[k] += count;
+      }
+    }
+    return counts;
+  }
+
+  @Override
+  public List<Long> sequenceIds(long fromMillis, long toMillis, int limit) throws IOException {
+    List<Long> seqs = new ArrayList<>();
+    if (limit <= 0 || toMillis <= fromMillis) {
+      return seqs;
+    }
+    String search =
+        "search index=" + index + " earliest=" + seconds(fromMillis) + " latest=" + seconds(toMillis)
+            + " | fields seq | head " + limit;
+    for (JsonNode row : export(search, null, null, "the sequence id search")) {
+      JsonNode seq = row.path("seq");
+      try {
+        seqs.add(Long.parseLong(seq.asText()));
+      } catch (NumberFormatException e) {
+        throw new IOException(http.backend() + " answered an event without a numeric seq: " + row);
+      }
+      if (seqs.size() == limit) {
+        break;
+      }
+    }
+    return seqs;
+  }
+
+  /** The final result rows of an export search. */
+  private List<JsonNode> export(String search, Long earliest, Long latest, String what) throws IOException {
+    Map<String, String> form = new LinkedHashMap<>();
+    form.put("search", search);
+    if (earliest != null) {
+      form.put("earliest_time", Long.toString(earliest));
+      form.put("latest_time", Long.toString(latest));
+    }
+    form.put("output_mode", "json");
+    StringBuilder body = new StringBuilder();
+    form.forEach(
+        (k, v) -> body.append(body.length() == 0 ? "" : "&").append(k).append('=')
+            .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
+    Answer a =
+        http.send(
+            http.request(URI.create(url + "/services/search/jobs/export"))
+                .header("Authorization", authorization)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8))
+                .build(),
+            what);
+    if (a.status() == 401) {
+      throw new IOException(
+          http.backend() + " refused the search credentials of user " + user
+              + " (401); check search_user and search_password_env or search_password_file.");
+    }
+    if (a.status() != 200) {
+      throw new IOException(http.backend() + " answered " + what + " with " + a.status() + ": " + a.shortText(300));
+    }
+    List<JsonNode> rows = new ArrayList<>();
+    for (String line : a.text().split("\n")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode node;
+      try {
+        node = JSON.readTree(line);
+      } catch (IOException e) {
+        throw new IOException(http.backend() + " answered " + what + " with a line that is not JSON.", e);
+      }
+      for (JsonNode m : node.path("messages")) {
+        String type = m.path("type").asText();
+        if (type.equals("FATAL") || type.equals("ERROR")) {
+          throw new IOException(http.backend() + " failed " + what + ": " + m.path("text").asText());
+        }
+      }
+      if (node.path("preview").asBoolean(false) || !node.has("result")) {
+        continue;
+      }
+      rows.add(node.get("result"));
+    }
+    return rows;
+  }
+
+  private long time(JsonNode time, String what) throws IOException {
+    String text = time.asText();
+    try {
+      if (text.matches("-?\\d+(\\.\\d+)?")) {
+        return new BigDecimal(text).movePointRight(3).longValueExact();
+      }
+      return OffsetDateTime.parse(text).toInstant().toEpochMilli();
+    } catch (ArithmeticException | DateTimeParseException e) {
+      throw new IOException(http.backend() + " answered " + what + " with a _time that is not a time: " + text);
+    }
+  }
+
+  /** Epoch seconds of {@code millis} with the milliseconds as a fraction (e.g. {@code 1619838000.250}). */
+  static String seconds(long millis) {
+    return BigDecimal.valueOf(millis, 3).toPlainString();
+  }
+
+  private static long gcd(long a, long b) {
+    return b == 0 ? a : gcd(b, a % b);
+  }
+
+  @Override
+  public QueryStats stats() {
+    return http.stats();
+  }
+
+  @Override
+  public void close() {
+    http.close();
+  }
+
+  @Override
+  public String toString() {
+    return "SplunkCountReader{" + url + ", index " + index + ", user " + user + "}";
+  }
+
+  /** Settings of a reader; {@code url} and the credentials are required. */
+  public static final class Builder {
+    private String url;
+    private String index = DEFAULT_INDEX;
+    private String user;
+    private String authorization;
+    private int maxBuckets = DEFAULT_MAX_BUCKETS;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+
+    private Builder() {}
+
+    /** The management (REST) base URL, e.g. {@code https://splunk:8089}. */
+    public Builder url(String url) {
+      this.url = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
+      return this;
+    }
+
+    public Builder index(String index) {
+      this.index = index;
+      return this;
+    }
+
+    /** Basic-auth credentials of the searches (the password is kept only inside the header). */
+    public Builder credentials(String user, String password) {
+      this.user = user;
+      this.authorization =
+          "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+      return this;
+    }
+
+    /** Most {@code tstats} buckets one search may answer. */
+    public Builder maxBuckets(int maxBuckets) {
+      this.maxBuckets = maxBuckets;
+      return this;
+    }
+
+    public Builder requestTimeout(Duration requestTimeout) {
+      this.requestTimeout = requestTimeout;
+      return this;
+    }
+
+    public Builder connectTimeout(Duration connectTimeout) {
+      this.connectTimeout = connectTimeout;
+      return this;
+    }
+
+    public SplunkCountReader build() {
+      Objects.requireNonNull(url, "The search URL of a Splunk count reader is required.");
+      Objects.requireNonNull(authorization, "The search credentials of a Splunk count reader are required.");
+      if (index == null || !index.matches("[A-Za-z0-9_][A-Za-z0-9_-]*")) {
+        throw new IllegalArgumentException("The Splunk index " + index + " is not a valid index name.");
+      }
+      if (maxBuckets < 1) {
+        throw new IllegalArgumentException("The buckets per search must be positive, got " + maxBuckets + ".");
+      }
+      return new SplunkCountReader(this);
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package io.logbench.sink.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.logbench.count.CountReader;
+import io.logbench.sink.SendResult;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** {@link KafkaCountReader} on the real in-JVM broker: counts and sequence ids per window. */
+class KafkaCountReaderITCase {
+
+  @Test
+  void countsAndSequenceIdsPerWindowEqualTheLinesWritten() throws Exception {
+    String topic = "count-reader-windows";
+    KafkaTestBroker.get().createTopic(topic, 3);
+    KafkaBackend backend = KafkaBackend.builder().bootstrap(KafkaTestBroker.get().bootstrap()).topic(topic).build();
+    int lines = 1_234;
+    try (KafkaSender sender = backend.open(KafkaTestData.CATALOG)) {
+      for (int first = 0; first < lines; first += 100) {
+        SendResult r = sender.send(KafkaTestData.batch(first / 100, first, Math.min(100, lines - first))).get();
+        assertThat(r.kind()).isEqualTo(SendResult.Kind.ACCEPTED);
+      }
+    }
+    // 1 s windows (100 lines each) anchored 250 ms before the data, two empty windows first
+    long from = KafkaTestData.START_MILLIS - 2_250;
+    long to = from + 16_000;
+    long[] expected = new long[16];
+    for (long seq = 0; seq < lines; seq++) {
+      expected[(int) ((KafkaTestData.millis(seq) - from) / 1_000)]++;
+    }
+    try (CountReader reader = backend.openCounter(KafkaTestData.CATALOG)) {
+      long[] counts = reader.counts(from, to, 1_000);
+      assertThat(counts).containsExactly(expected);
+      assertThat(counts[0]).isZero();
+      assertThat(counts[1]).isZero();
+      assertThat(counts[3]).isEqualTo(100);
+      assertThat(counts[15]).isZero();
+
+      long w = KafkaTestData.START_MILLIS + 750;
+      List<Long> expectedSeqs = new ArrayList<>();
+      for (long seq = 0; seq < lines; seq++) {
+        if (KafkaTestData.millis(seq) >= w && KafkaTestData.millis(seq) < w + 1_000) {
+          expectedSeqs.add(seq);
+        }
+      }
+      assertThat(reader.sequenceIds(w, w + 1_000, 1_000)).containsExactlyInAnyOrderElementsOf(expectedSeqs);
+      assertThat(reader.sequenceIds(w, w + 1_000, 7)).hasSize(7).isSubsetOf(expectedSeqs);
+      assertThat(reader.stats().requests()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aMissingTopicIsAnIOException() {
+    KafkaBackend backend =
+        KafkaBackend.builder().bootstrap(KafkaTestBroker.get().bootstrap()).topic("count-reader-no-topic").build();
+    try (CountReader reader = KafkaCountReader.of(backend, Duration.ofSeconds(5))) {
+      assertThatThrownBy(() -> reader.counts(0, 1_000, 1_000))
+          .isInstanceOf(IOException.class)
+          .hasMessage("Counting the Kafka topic count-reader-no-topic failed:"
+              + " The topic count-reader-no-topic does not exist or has no partitions.");
+    }
+  }
+
+  @Test
+  void aStoppedBrokerIsAnIOExceptionNeverCounts() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    KafkaBackend backend = KafkaBackend.builder().bootstrap("127.0.0.1:" + port).topic("t").build();
+    try (CountReader reader = KafkaCountReader.of(backend, Duration.ofSeconds(2))) {
+      assertThatThrownBy(() -> reader.counts(0, 1_000, 1_000))
+          .isInstanceOf(IOException.class)
+          .hasMessageStartingWith("Counting the Kafka topic t failed: ");
+    }
+  }
+}
