@@ -24,6 +24,8 @@ public final class LineBatch {
   private int[] ends;
   private long[] timestamps;
   private int[] streams;
+  /** Per-line sequence ids of a {@link #select}ed sub-batch (lines not consecutive); else null. */
+  private long[] seqs;
 
   public LineBatch(int lineCapacity, int byteCapacity) {
     this.data = new byte[Math.max(16, byteCapacity)];
@@ -43,6 +45,7 @@ public final class LineBatch {
     this.count = 0;
     this.size = 0;
     this.scheduledNanos = 0;
+    this.seqs = null;
   }
 
   public long batchId() {
@@ -89,7 +92,12 @@ public final class LineBatch {
   }
 
   public long seq(int k) {
-    return firstSeq + k;
+    return seqs == null ? firstSeq + k : seqs[k];
+  }
+
+  /** False for a {@link #select}ed sub-batch whose lines are not consecutive in the run. */
+  public boolean consecutive() {
+    return seqs == null;
   }
 
   public long timestampMillis(int k) {
@@ -154,6 +162,34 @@ public final class LineBatch {
     System.arraycopy(ends, 0, c.ends, 0, count);
     System.arraycopy(timestamps, 0, c.timestamps, 0, count);
     System.arraycopy(streams, 0, c.streams, 0, count);
+    c.seqs = seqs == null ? null : Arrays.copyOf(seqs, count);
+    return c;
+  }
+
+  /**
+   * A new batch holding only the given lines (indexes within this batch), each keeping its
+   * sequence id, timestamp and stream, with this batch's id and scheduled time: what a sender
+   * resends when a backend took part of a batch. Its first sequence id is that of its first line.
+   */
+  public LineBatch select(java.util.BitSet lines) {
+    int n = lines.cardinality();
+    int bytes = 0;
+    for (int k = lines.nextSetBit(0); k >= 0; k = lines.nextSetBit(k + 1)) {
+      bytes += length(k);
+    }
+    LineBatch c = new LineBatch(Math.max(1, n), Math.max(16, bytes));
+    c.reset(batchId, n == 0 ? firstSeq : seq(lines.nextSetBit(0)));
+    c.scheduledNanos = scheduledNanos;
+    long[] s = new long[Math.max(1, n)];
+    int j = 0;
+    for (int k = lines.nextSetBit(0); k >= 0; k = lines.nextSetBit(k + 1)) {
+      if (k >= count) {
+        throw new IndexOutOfBoundsException("Line " + k + " is not in a batch of " + count + " lines.");
+      }
+      c.append(data, start(k), length(k), timestamps[k], streams[k]);
+      s[j++] = seq(k);
+    }
+    c.seqs = s;
     return c;
   }
 

@@ -48,6 +48,11 @@ public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch
 
   @Override
   public void serialize(LineBatch batch, DataOutputView out) throws IOException {
+    if (!batch.consecutive()) {
+      // sub-batches live only inside a delivery function; the wire format has no per-line seqs
+      throw new IllegalArgumentException("A selected sub-batch of batch " + batch.batchId()
+          + " cannot be serialized; only whole batches travel between operators.");
+    }
     int count = batch.count();
     out.writeLong(batch.batchId());
     out.writeLong(batch.firstSeq());
