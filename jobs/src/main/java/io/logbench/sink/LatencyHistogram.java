@@ -94,6 +94,9 @@ public final class LatencyHistogram implements Serializable {
     for (int i = 0; i < BUCKETS; i++) {
       seen += counts[i];
       if (seen >= rank) {
+        if (i == BUCKETS - 1) {
+          return max; // the overflow bucket
+        }
         return Math.max(min, Math.min(max, highestInBucket(i)));
       }
     }
