@@ -105,11 +105,11 @@ public final class GenerateJob {
       String name = b.name();
       DataStream<io.logbench.dataset.LineBatch> batches =
           env.fromSource(source(), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
-              .uid("source-" + name);
+              .uid("source-" + name)
+              .setParallelism(plan.config().parallelism());
       DeliveryFunction fn = new DeliveryFunction(b.spec(), b.delivery(), plan.dataset().streams(),
           grid, plan.schedule(), plan.firstIndex());
-      DataStream<BatchOutcome> outcomes =
-          fn.apply(batches).name("deliver[" + name + "]").uid("deliver-" + name);
+      DataStream<BatchOutcome> outcomes = fn.apply(batches);
       out.put(name, outcomes);
     }
     return out;

@@ -4,6 +4,7 @@ import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.schedule.Schedule;
 import io.logbench.sink.DeliverySettings.Mode;
+import io.logbench.sink.internal.BreachBoard;
 import io.logbench.sink.internal.Deliverer;
 import io.logbench.sink.internal.DeliveryStats;
 import io.logbench.sink.internal.ExecutorTimer;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.accumulators.ListAccumulator;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
@@ -35,7 +35,8 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
  * lines rejected for good are counted by reason. Load-test sends once, counts every failure by
  * status, and judges the thresholds per task: the source's stripes are symmetric, so each task's
  * view is the backend's. Once a task crosses one, its later batches end {@code ABORTED} without a
- * request; the breach is logged and returned in the job's accumulator {@link #BREACHES}.
+ * request; the breach is logged and, by an operator chained after this one (Flink has no
+ * accumulators in async functions), returned in the job's accumulator {@link #BREACHES}.
  *
  * <p>Metrics, in group {@code backend=<name>}: counters {@code linesSent}, {@code linesAcked},
  * {@code linesRetried}, {@code requests}, {@code failedRequests}, {@code linesFailed_<class>}
@@ -59,8 +60,9 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
   private transient BatchSender sender;
   private transient ExecutorTimer timer;
   private transient Deliverer deliverer;
-  private transient ListAccumulator<ThresholdBreach> breaches;
-  private transient boolean breachReported;
+  /** Unique per job build: where the chained {@link BreachReporter} finds this task's stats. */
+  private final String boardKey = java.util.UUID.randomUUID().toString();
+  private transient String boardEntry;
 
   /**
    * A delivery function for one backend.
@@ -86,8 +88,18 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
    */
   public SingleOutputStreamOperator<BatchOutcome> apply(DataStream<LineBatch> batches) {
     long operatorTimeoutMillis = operatorTimeoutMillis(settings);
-    return AsyncDataStream.unorderedWait(
-        batches, this, operatorTimeoutMillis, TimeUnit.MILLISECONDS, settings.inFlight());
+    String name = spec.name();
+    SingleOutputStreamOperator<BatchOutcome> delivered =
+        AsyncDataStream.unorderedWait(
+                batches, this, operatorTimeoutMillis, TimeUnit.MILLISECONDS, settings.inFlight())
+            .name("deliver[" + name + "]")
+            .uid("deliver-" + name)
+            .setParallelism(batches.getParallelism());
+    return delivered
+        .map(new BreachReporter(boardKey, name))
+        .name("breaches[" + name + "]")
+        .uid("breaches-" + name)
+        .setParallelism(batches.getParallelism());
   }
 
   /** 0 (none) for at-least-once; twice the request timeout plus 10 s for load tests. */
@@ -114,8 +126,8 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
             .schedule(schedule, firstIndex)
             .build();
     registerMetrics(getRuntimeContext().getMetricGroup().addGroup("backend", spec.name()), stats);
-    breaches = new ListAccumulator<>();
-    getRuntimeContext().addAccumulator(BREACHES + spec.name(), breaches);
+    boardEntry = boardKey + "/" + subtask;
+    BreachBoard.put(boardEntry, stats);
   }
 
   private static void registerMetrics(MetricGroup group, DeliveryStats stats) {
@@ -134,7 +146,6 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
 
   @Override
   public void asyncInvoke(LineBatch batch, ResultFuture<BatchOutcome> resultFuture) {
-    reportBreach();
     deliverer.deliver(batch, o -> resultFuture.complete(List.of(o)), resultFuture::completeExceptionally);
   }
 
@@ -164,16 +175,8 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
         List.copyOf(windows))));
   }
 
-  private void reportBreach() {
-    if (!breachReported && deliverer != null && deliverer.stats().breach() != null) {
-      breaches.add(deliverer.stats().breach());
-      breachReported = true;
-    }
-  }
-
   @Override
   public void close() throws Exception {
-    reportBreach();
     if (timer != null) {
       timer.close();
     }
