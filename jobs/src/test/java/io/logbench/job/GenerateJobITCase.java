@@ -109,6 +109,33 @@ class GenerateJobITCase {
   }
 
   @Test
+  void aTaskFailureRestartsOnlyTheFailingBackendsPipeline() throws Exception {
+    String id = UUID.randomUUID().toString();
+    GenerateJob job = new GenerateJob(plan(), List.of(
+        new BackendConfig(new Counting("healthy", id), DeliverySettings.defaults()),
+        new BackendConfig(new TestBackends.Crashing("crashing", id, 2), DeliverySettings.defaults())),
+        Duration.ofMillis(500));
+    Configuration conf = new Configuration();
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 5);
+    conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
+    conf.setString("jobmanager.execution.failover-strategy", "region");
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.configure(conf);
+    job.build(env).forEach((name, s) -> s.sinkTo(new OutcomeSink(id)).name("outcomes[" + name + "]").uid("outcomes-" + name));
+    env.execute("failover");
+
+    // the crashing backend's tasks were restarted and then delivered every line, at least once
+    assertThat(TestBackends.opens(id, "crashing").get()).isGreaterThan(2);
+    assertThat(TestBackends.received(id, "crashing")).hasSize(LINES);
+    // the healthy backend's tasks started once and got every line exactly once
+    assertThat(TestBackends.opens(id, "healthy").get()).isEqualTo(2);
+    assertThat(TestBackends.received(id, "healthy")).hasSize(LINES);
+    assertThat(TestBackends.received(id, "healthy").values()).containsOnly(1);
+    assertThat(TestBackends.outcomes(id, "healthy")).hasSize(LINES / 100);
+  }
+
+  @Test
   void aLoadTestAbortsTheFailingBackendAfterItsThresholdWhileTheOtherCompletes() throws Exception {
     String id = UUID.randomUUID().toString();
     DeliverySettings loadTest = DeliverySettings.defaults().withMode(Mode.LOAD_TEST)

@@ -27,6 +27,8 @@ final class TestBackends {
   static final Map<String, Map<Long, Integer>> RECEIVED = new ConcurrentHashMap<>();
   /** Per test id and backend: requests made. */
   static final Map<String, AtomicLong> REQUESTS = new ConcurrentHashMap<>();
+  /** Per test id and backend: senders opened (one per task start, restarts included). */
+  static final Map<String, AtomicLong> OPENS = new ConcurrentHashMap<>();
   /** Per test id and backend: the outcomes emitted. */
   static final Map<String, Queue<BatchOutcome>> OUTCOMES = new ConcurrentHashMap<>();
 
@@ -44,6 +46,10 @@ final class TestBackends {
     return REQUESTS.computeIfAbsent(key(testId, backend), k -> new AtomicLong());
   }
 
+  static AtomicLong opens(String testId, String backend) {
+    return OPENS.computeIfAbsent(key(testId, backend), k -> new AtomicLong());
+  }
+
   static Queue<BatchOutcome> outcomes(String testId, String backend) {
     return OUTCOMES.computeIfAbsent(key(testId, backend), k -> new ConcurrentLinkedQueue<>());
   }
@@ -57,6 +63,7 @@ final class TestBackends {
 
     @Override
     public BatchSender open(StreamCatalog streams) {
+      opens(testId, name).incrementAndGet();
       Map<Long, Integer> got = received(testId, name);
       AtomicLong requests = requests(testId, name);
       return new BatchSender() {
@@ -91,6 +98,39 @@ final class TestBackends {
           requests.incrementAndGet();
           return CompletableFuture.completedFuture(
               SendResult.retryable(batch.count(), status, "HTTP " + status + " from the test backend"));
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+  }
+
+  /**
+   * Breaks its contract (a failed future, as a bug would) on its first {@code failures} requests
+   * over all its tasks, failing the task; accepts everything after that.
+   */
+  record Crashing(String name, String testId, int failures) implements BackendSpec {
+    @Override
+    public String kind() {
+      return "test-crashing";
+    }
+
+    @Override
+    public BatchSender open(StreamCatalog streams) {
+      opens(testId, name).incrementAndGet();
+      AtomicLong requests = requests(testId, name);
+      Map<Long, Integer> got = received(testId, name);
+      return new BatchSender() {
+        @Override
+        public CompletableFuture<SendResult> send(LineBatch batch) {
+          if (requests.incrementAndGet() <= failures) {
+            return CompletableFuture.failedFuture(new IllegalStateException("crash " + requests.get()));
+          }
+          for (int k = 0; k < batch.count(); k++) {
+            got.merge(batch.seq(k), 1, Integer::sum);
+          }
+          return CompletableFuture.completedFuture(SendResult.accepted(batch.count(), 204));
         }
 
         @Override
