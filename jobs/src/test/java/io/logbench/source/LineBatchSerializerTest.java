@@ -58,8 +58,9 @@ class LineBatchSerializerTest {
     }
     DataOutputSerializer out = new DataOutputSerializer(64);
     serializer.serialize(batch, out);
-    // Header 24 bytes, first timestamp 8, then about 3 bytes of metadata per line.
-    assertThat(out.length()).isLessThan(24 + bytes + 8 + 3 * 100 + 1);
+    // Header 32 bytes (ids, first seq, scheduled time, counts), first timestamp 8, then about 3
+    // bytes of metadata per line.
+    assertThat(out.length()).isLessThan(32 + bytes + 8 + 3 * 100 + 1);
   }
 
   @Test
