@@ -94,8 +94,8 @@ class GenerateJobITCase {
       for (BatchOutcome o : TestBackends.outcomes(id, "healthy")) {
         assertThat(o.status()).isEqualTo(Status.ACKED);
         assertThat(o.attempts()).isEqualTo(1);
-        // on schedule: answered within a second of the time it was due
-        assertThat(o.latencyNanos()).as("latency of batch %d", o.batchId()).isLessThan(1_000_000_000L);
+        // on schedule: answered within 2 s of the time it was due (the broken one never answers)
+        assertThat(o.latencyNanos()).as("latency of batch %d", o.batchId()).isLessThan(2_000_000_000L);
       }
       // meanwhile the broken backend has not given up, nor ended a batch
       long before = TestBackends.requests(id, "broken").get();
