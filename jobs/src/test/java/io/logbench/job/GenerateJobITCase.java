@@ -113,7 +113,7 @@ class GenerateJobITCase {
     String id = UUID.randomUUID().toString();
     GenerateJob job = new GenerateJob(plan(), List.of(
         new BackendConfig(new Counting("healthy", id), DeliverySettings.defaults()),
-        new BackendConfig(new TestBackends.Crashing("crashing", id, 2), DeliverySettings.defaults())),
+        new BackendConfig(new TestBackends.Crashing("crashing", id, 30, 2), DeliverySettings.defaults())),
         Duration.ofMillis(500));
     Configuration conf = new Configuration();
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -125,7 +125,9 @@ class GenerateJobITCase {
     job.build(env).forEach((name, s) -> s.sinkTo(new OutcomeSink(id)).name("outcomes[" + name + "]").uid("outcomes-" + name));
     env.execute("failover");
 
-    // the crashing backend's tasks were restarted and then delivered every line, at least once
+    // the crashing backend's tasks failed mid-run (request 30 is 1.5 s in, past the first
+    // checkpoints), were restored, and delivered every line at least once
+    assertThat(TestBackends.requests(id, "crashing").get()).isGreaterThan(LINES / 100);
     assertThat(TestBackends.opens(id, "crashing").get()).isGreaterThan(2);
     assertThat(TestBackends.received(id, "crashing")).hasSize(LINES);
     // the healthy backend's tasks started once and got every line exactly once

@@ -107,10 +107,10 @@ final class TestBackends {
   }
 
   /**
-   * Breaks its contract (a failed future, as a bug would) on its first {@code failures} requests
-   * over all its tasks, failing the task; accepts everything after that.
+   * Breaks its contract (a failed future, as a bug would) on requests {@code failFrom} to {@code
+   * failFrom + failures - 1}, counted over all its tasks, failing the task; accepts the others.
    */
-  record Crashing(String name, String testId, int failures) implements BackendSpec {
+  record Crashing(String name, String testId, int failFrom, int failures) implements BackendSpec {
     @Override
     public String kind() {
       return "test-crashing";
@@ -124,8 +124,9 @@ final class TestBackends {
       return new BatchSender() {
         @Override
         public CompletableFuture<SendResult> send(LineBatch batch) {
-          if (requests.incrementAndGet() <= failures) {
-            return CompletableFuture.failedFuture(new IllegalStateException("crash " + requests.get()));
+          long n = requests.incrementAndGet();
+          if (n >= failFrom && n < failFrom + failures) {
+            return CompletableFuture.failedFuture(new IllegalStateException("crash " + n));
           }
           for (int k = 0; k < batch.count(); k++) {
             got.merge(batch.seq(k), 1, Integer::sum);
