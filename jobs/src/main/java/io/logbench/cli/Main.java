@@ -20,6 +20,10 @@ public final class Main {
           "      total lines and bytes, duration, and the exact line count of every window",
           "  dataset CONFIG --out DIR [--from TIME] [--until TIME] [--parallelism N]",
           "      write the dataset (or a time slice) as files in the seed's layout, on Flink",
+          "  generate CONFIG [--run-dir DIR]",
+          "      send the run to every backend of CONFIG (one pipeline each), print per-backend",
+          "      totals and ladder steps, write summary.csv and steps.csv; exit 1 if a line was",
+          "      not acknowledged in at-least-once mode or a load test crossed a threshold",
           "  help",
           "",
           "CONFIG is a YAML run file such as config/quickstart.yaml; TIME is ISO-8601 with an",
@@ -39,12 +43,19 @@ public final class Main {
     }
     String[] rest = Arrays.copyOfRange(args, 1, args.length);
     try {
-      switch (args[0]) {
-        case "plan" -> PlanCommand.run(rest, out);
-        case "dataset" -> DatasetCommand.run(rest, out, err);
-        default -> throw new UsageException("unknown command " + args[0] + "; expected plan, dataset or help.");
-      }
-      return 0;
+      return switch (args[0]) {
+        case "plan" -> {
+          PlanCommand.run(rest, out);
+          yield 0;
+        }
+        case "dataset" -> {
+          DatasetCommand.run(rest, out, err);
+          yield 0;
+        }
+        case "generate" -> GenerateCommand.run(rest, out, err);
+        default -> throw new UsageException(
+            "unknown command " + args[0] + "; expected plan, dataset, generate or help.");
+      };
     } catch (UsageException e) {
       err.println("logbench: " + e.getMessage());
       err.println("run 'logbench help' for the commands and their arguments.");

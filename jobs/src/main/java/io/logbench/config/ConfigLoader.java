@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.logbench.dataset.nginx.NginxMonthDataset;
 import io.logbench.schedule.TimestampMode;
+import io.logbench.sink.BackendConfig;
+import io.logbench.sink.Backends;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -68,7 +70,8 @@ public final class ConfigLoader {
       throw new ConfigException("the run file must be a mapping of keys, not " + root.getNodeType() + ".");
     }
     ConfigNode top = new ConfigNode(root, "");
-    top.allowOnly("name", "dataset", "schedule", "timestamps", "batch", "window", "zone", "parallelism", "run");
+    top.allowOnly("name", "dataset", "schedule", "timestamps", "batch", "window", "zone", "parallelism", "run",
+        "backends");
 
     String name = top.string("name", defaultName);
     if (name == null || !name.matches("[A-Za-z0-9._-]+")) {
@@ -91,11 +94,15 @@ public final class ConfigLoader {
     ZoneId zone = top.zone("zone", defaultZone);
     int parallelism =
         (int) top.integer("parallelism", 2, 1, 1024, "a Flink parallelism from 1 to 1024");
-    ConfigNode run = top.mapping("run").allowOnly("dir");
+    ConfigNode run = top.mapping("run").allowOnly("dir", "checkpoint_interval");
     Path runDir = Path.of(run.string("dir", "runs/" + name));
+    Duration checkpointInterval =
+        run.duration("checkpoint_interval", RunConfig.DEFAULT_CHECKPOINT_INTERVAL, false);
+    List<BackendConfig> backends = Backends.parseList(top, "backends");
 
     sanityCheck(dataset, schedule, timestamps);
-    return new RunConfig(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir);
+    return new RunConfig(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir,
+        backends, checkpointInterval);
   }
 
   private static DatasetSpec dataset(ConfigNode d) {

@@ -1,9 +1,11 @@
 package io.logbench.config;
 
 import io.logbench.schedule.TimestampMode;
+import io.logbench.sink.BackendConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.ZoneId;
+import java.util.List;
 
 /**
  * A validated run file: dataset, schedule, timestamp mode, batching, windows. Build it with
@@ -18,6 +20,8 @@ import java.time.ZoneId;
  * @param zone zone in which windows and day files are aligned and times printed
  * @param parallelism Flink parallelism (stripes of the source)
  * @param runDir where this run's files go
+ * @param backends the backends the {@code generate} job delivers to, in file order (names unique)
+ * @param checkpointInterval how often the generate job checkpoints (at-least-once recovery)
  */
 public record RunConfig(
     String name,
@@ -28,11 +32,17 @@ public record RunConfig(
     Duration window,
     ZoneId zone,
     int parallelism,
-    Path runDir) {
+    Path runDir,
+    List<BackendConfig> backends,
+    Duration checkpointInterval) {
+
+  /** Checkpoint interval when {@code run.checkpoint_interval} is not given. */
+  public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
 
   /** The same run with another window size (checked like the file's). */
   public RunConfig withWindow(Duration newWindow) {
     ConfigLoader.checkWindow("--window", newWindow);
-    return new RunConfig(name, dataset, schedule, timestamps, batchLines, newWindow, zone, parallelism, runDir);
+    return new RunConfig(name, dataset, schedule, timestamps, batchLines, newWindow, zone, parallelism, runDir,
+        backends, checkpointInterval);
   }
 }

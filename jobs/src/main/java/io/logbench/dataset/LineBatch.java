@@ -24,7 +24,7 @@ public final class LineBatch {
   private int[] ends;
   private long[] timestamps;
   private int[] streams;
-  /** Sequence ids when the lines are not consecutive (a {@link #subset}); null otherwise. */
+  /** Per-line sequence ids of a {@link #select}ed sub-batch (lines not consecutive); else null. */
   private long[] seqs;
 
   public LineBatch(int lineCapacity, int byteCapacity) {
@@ -96,11 +96,6 @@ public final class LineBatch {
     return seqs == null ? firstSeq + k : seqs[k];
   }
 
-  /** True when line {@code k}'s sequence id is {@code firstSeq + k} for every line. */
-  public boolean consecutive() {
-    return seqs == null;
-  }
-
   /** Names the sequence ids of the lines, for a batch whose lines are not consecutive. */
   public void setSequenceIds(long[] ids) {
     if (ids.length < count) {
@@ -109,23 +104,9 @@ public final class LineBatch {
     this.seqs = ids;
   }
 
-  /**
-   * A new batch with only the given lines (indexes into this batch), keeping their bytes,
-   * timestamps, streams and sequence ids, the batch id and the scheduled time: what a retry of
-   * the failed lines of a partly accepted batch sends.
-   */
-  public LineBatch subset(java.util.BitSet lines) {
-    LineBatch sub = new LineBatch(Math.max(1, lines.cardinality()), Math.max(16, size));
-    sub.reset(batchId, firstSeq);
-    sub.scheduledNanos = scheduledNanos;
-    long[] ids = new long[Math.max(1, lines.cardinality())];
-    int n = 0;
-    for (int k = lines.nextSetBit(0); k >= 0 && k < count; k = lines.nextSetBit(k + 1)) {
-      ids[n++] = seq(k);
-      sub.append(data, start(k), length(k), timestamps[k], streams[k]);
-    }
-    sub.seqs = ids;
-    return sub;
+  /** False for a {@link #select}ed sub-batch whose lines are not consecutive in the run. */
+  public boolean consecutive() {
+    return seqs == null;
   }
 
   public long timestampMillis(int k) {
@@ -190,7 +171,34 @@ public final class LineBatch {
     System.arraycopy(ends, 0, c.ends, 0, count);
     System.arraycopy(timestamps, 0, c.timestamps, 0, count);
     System.arraycopy(streams, 0, c.streams, 0, count);
-    c.seqs = seqs == null ? null : java.util.Arrays.copyOf(seqs, seqs.length);
+    c.seqs = seqs == null ? null : Arrays.copyOf(seqs, count);
+    return c;
+  }
+
+  /**
+   * A new batch holding only the given lines (indexes within this batch), each keeping its
+   * sequence id, timestamp and stream, with this batch's id and scheduled time: what a sender
+   * resends when a backend took part of a batch. Its first sequence id is that of its first line.
+   */
+  public LineBatch select(java.util.BitSet lines) {
+    int n = lines.cardinality();
+    int bytes = 0;
+    for (int k = lines.nextSetBit(0); k >= 0; k = lines.nextSetBit(k + 1)) {
+      bytes += length(k);
+    }
+    LineBatch c = new LineBatch(Math.max(1, n), Math.max(16, bytes));
+    c.reset(batchId, n == 0 ? firstSeq : seq(lines.nextSetBit(0)));
+    c.scheduledNanos = scheduledNanos;
+    long[] s = new long[Math.max(1, n)];
+    int j = 0;
+    for (int k = lines.nextSetBit(0); k >= 0; k = lines.nextSetBit(k + 1)) {
+      if (k >= count) {
+        throw new IndexOutOfBoundsException("Line " + k + " is not in a batch of " + count + " lines.");
+      }
+      c.append(data, start(k), length(k), timestamps[k], streams[k]);
+      s[j++] = seq(k);
+    }
+    c.seqs = s;
     return c;
   }
 

@@ -67,7 +67,7 @@ public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch
       previous = ts;
       writeVarLong(out, zigZag(batch.stream(k)));
     }
-    // a subset (a retry of some lines) names its lines' sequence ids
+    // a selected sub-batch (a retry of some lines) names its lines' sequence ids
     out.writeBoolean(batch.consecutive());
     if (!batch.consecutive()) {
       for (int k = 0; k < count; k++) {
@@ -105,15 +105,11 @@ public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch
           "Corrupt line batch " + batchId + ": lines add up to " + end + " of " + size + " bytes.");
     }
     if (!in.readBoolean()) {
-      java.util.BitSet all = new java.util.BitSet(count);
-      all.set(0, count);
-      LineBatch subset = batch.subset(all);
-      long[] seqs = new long[count];
+      long[] seqs = new long[Math.max(1, count)];
       for (int k = 0; k < count; k++) {
         seqs[k] = firstSeq + unZigZag(readVarLong(in));
       }
-      subset.setSequenceIds(seqs);
-      return subset;
+      batch.setSequenceIds(seqs);
     }
     return batch;
   }

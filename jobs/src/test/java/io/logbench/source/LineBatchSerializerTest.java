@@ -47,7 +47,7 @@ class LineBatchSerializerTest {
     retry.set(1);
     retry.set(4);
     retry.set(5);
-    LineBatch sub = batch.subset(retry);
+    LineBatch sub = batch.select(retry);
     assertThat(sub.count()).isEqualTo(3);
     assertThat(sub.consecutive()).isFalse();
     assertThat(List.of(sub.seq(0), sub.seq(1), sub.seq(2))).containsExactly(4001L, 4004L, 4005L);
@@ -87,8 +87,8 @@ class LineBatchSerializerTest {
     }
     DataOutputSerializer out = new DataOutputSerializer(64);
     serializer.serialize(batch, out);
-    // Header 32 bytes (three longs, two ints), first timestamp 8, then about 3 bytes of metadata
-    // per line.
+    // Header 32 bytes (ids, first seq, scheduled time, counts), first timestamp 8, then about 3
+    // bytes of metadata per line.
     assertThat(out.length()).isLessThan(32 + bytes + 8 + 3 * 100 + 1);
   }
 

@@ -1,0 +1,150 @@
+package io.logbench.cli;
+
+import io.logbench.config.ConfigException;
+import io.logbench.config.ConfigLoader;
+import io.logbench.config.RunConfig;
+import io.logbench.job.BackendSummary;
+import io.logbench.job.FlinkEnvironments;
+import io.logbench.job.GenerateJob;
+import io.logbench.job.StepRow;
+import io.logbench.plan.RunPlan;
+import io.logbench.sink.DeliverySettings.Mode;
+import io.logbench.sink.LatencyHistogram;
+import io.logbench.sink.ThresholdBreach;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * {@code generate CONFIG [--run-dir DIR]}: runs the generate job (one pipeline per backend) on
+ * the cluster it was submitted to, or in-process, then prints each backend's totals and, for a
+ * ladder, one row per step, and writes {@code summary.csv} and {@code steps.csv} to the run
+ * directory. Exit code 0 when every at-least-once backend acknowledged every line and no load
+ * test crossed a threshold; 1 otherwise, with the reason.
+ */
+final class GenerateCommand {
+
+  private GenerateCommand() {}
+
+  static int run(String[] argv, PrintStream out, PrintStream err) throws Exception {
+    Args args = Args.parse("generate", argv, Set.of(), Set.of("--run-dir"));
+    Path file = Path.of(args.positional(0, "the run file (CONFIG)"));
+    args.expectPositionals(1);
+    RunConfig config = ConfigLoader.load(file);
+    if (config.backends().isEmpty()) {
+      throw new ConfigException(file + ": backends: missing; expected a list of backend blocks, such as"
+          + " [{kind: discard}], for generate to send to.");
+    }
+    Path runDir = args.option("--run-dir") != null ? Path.of(args.option("--run-dir")) : config.runDir();
+    RunPlan plan = RunPlan.of(config);
+    GenerateJob job = GenerateJob.of(plan);
+    err.printf(Locale.ROOT, "generate: %s lines to %d backend(s): %s%n", Format.count(plan.lines()),
+        config.backends().size(), String.join(", ", config.backends().stream().map(b -> b.name()
+            + " (" + b.spec().kind() + ", " + b.delivery().mode().key() + ")").toList()));
+    long t0 = System.nanoTime();
+    GenerateJob.Result result = job.run(FlinkEnvironments.create(config.parallelism()));
+    double seconds = (System.nanoTime() - t0) / 1e9;
+
+    Files.createDirectories(runDir);
+    printTotals(result, out);
+    Files.writeString(runDir.resolve("summary.csv"), summaryCsv(result));
+    List<StepRow> steps = new ArrayList<>();
+    result.backends().forEach(b -> steps.addAll(b.steps()));
+    if (!steps.isEmpty()) {
+      printSteps(steps, out);
+      writeSteps(runDir.resolve("steps.csv"), steps);
+    }
+    for (ThresholdBreach b : result.breaches()) {
+      out.println("aborted: " + b.describe());
+    }
+    out.printf(Locale.ROOT, "ran %.1f s; wrote %s%s%n", seconds, runDir.resolve("summary.csv"),
+        steps.isEmpty() ? "" : " and " + runDir.resolve("steps.csv"));
+    List<String> why = reasons(result);
+    if (why.isEmpty()) {
+      return 0;
+    }
+    for (String w : why) {
+      err.println("generate: " + w);
+    }
+    return 1;
+  }
+
+  /** Why the run failed, one sentence per backend; empty when it did not. */
+  static List<String> reasons(GenerateJob.Result result) {
+    List<String> why = new ArrayList<>();
+    for (BackendSummary b : result.backends()) {
+      if (b.mode() == Mode.AT_LEAST_ONCE && !b.allAcked()) {
+        why.add("backend " + b.backend() + " acknowledged " + Format.count(b.acked()) + " of "
+            + Format.count(b.expectedLines()) + " lines" + failedText(b.failed()) + ".");
+      }
+    }
+    for (ThresholdBreach t : result.breaches()) {
+      why.add("backend " + t.backend() + " was aborted: " + t.threshold() + " (" + t.observed() + ").");
+    }
+    return why;
+  }
+
+  private static String failedText(Map<String, Long> failed) {
+    if (failed.isEmpty()) {
+      return "";
+    }
+    StringBuilder b = new StringBuilder("; not acknowledged: ");
+    failed.forEach((r, n) -> b.append(b.toString().endsWith(": ") ? "" : ", ").append(r).append(' ').append(Format.count(n)));
+    return b.toString();
+  }
+
+  private static String ms(long micros) {
+    return String.format(Locale.ROOT, "%.1f", micros / 1000.0);
+  }
+
+  static void printTotals(GenerateJob.Result result, PrintStream out) {
+    out.printf(Locale.ROOT, "%-16s %-13s %12s %12s %9s %9s %9s %9s %9s  %s%n", "backend", "mode", "lines",
+        "acked", "requests", "p50 ms", "p95 ms", "p99 ms", "max ms", "failed by status");
+    for (BackendSummary b : result.backends()) {
+      LatencyHistogram h = b.latencyMicros();
+      out.printf(Locale.ROOT, "%-16s %-13s %12s %12s %9s %9s %9s %9s %9s  %s%n", b.backend(), b.mode().key(),
+          Format.count(b.lines()), Format.count(b.acked()), Format.count(b.attempts()), ms(h.percentile(50)),
+          ms(h.percentile(95)), ms(h.percentile(99)), ms(h.max()),
+          b.failed().isEmpty() ? "-" : failedText(b.failed()).substring("; not acknowledged: ".length()));
+    }
+    out.println("(latency from each batch's scheduled time to its final answer)");
+  }
+
+  static String summaryCsv(GenerateJob.Result result) {
+    StringBuilder csv = new StringBuilder(
+        "backend,mode,expected_lines,lines,acked,requests,p50_ms,p95_ms,p99_ms,max_ms,failures\n");
+    for (BackendSummary b : result.backends()) {
+      LatencyHistogram h = b.latencyMicros();
+      StringBuilder f = new StringBuilder();
+      b.failed().forEach((r, n) -> f.append(f.length() == 0 ? "" : ";").append(r).append('=').append(n));
+      String failures = f.toString().contains(",") ? "\"" + f.toString().replace("\"", "\"\"") + "\"" : f.toString();
+      csv.append(String.join(",", b.backend(), b.mode().key(), Long.toString(b.expectedLines()),
+          Long.toString(b.lines()), Long.toString(b.acked()), Long.toString(b.attempts()),
+          ms(h.percentile(50)), ms(h.percentile(95)), ms(h.percentile(99)), ms(h.max()), failures)).append('\n');
+    }
+    return csv.toString();
+  }
+
+  static void printSteps(List<StepRow> rows, PrintStream out) {
+    out.printf(Locale.ROOT, "%n%-16s %4s %10s %10s %9s %9s %9s %9s  %s%n", "backend", "step", "target/s",
+        "achieved/s", "p50 ms", "p95 ms", "p99 ms", "max ms", "failed by status");
+    for (StepRow r : rows) {
+      out.printf(Locale.ROOT, "%-16s %4d %10s %10s %9s %9s %9s %9s  %s%n", r.backend(), r.step(),
+          Format.count(r.targetRate()), Format.count(Math.round(r.achievedRate())), ms(r.p50Micros()),
+          ms(r.p95Micros()), ms(r.p99Micros()), ms(r.maxMicros()),
+          r.failures().isEmpty() ? "-" : r.failuresText());
+    }
+  }
+
+  static void writeSteps(Path file, List<StepRow> rows) throws IOException {
+    StringBuilder csv = new StringBuilder(StepRow.CSV_HEADER).append('\n');
+    rows.forEach(r -> csv.append(r.csv()).append('\n'));
+    Files.writeString(file, csv);
+  }
+}

@@ -1,0 +1,180 @@
+package io.logbench.job;
+
+import io.logbench.plan.RunPlan;
+import io.logbench.schedule.TimestampMode;
+import io.logbench.sink.BackendConfig;
+import io.logbench.sink.BatchOutcome;
+import io.logbench.sink.DeliveryFunction;
+import io.logbench.sink.ThresholdBreach;
+import io.logbench.sink.WindowGrid;
+import io.logbench.source.DatasetSource;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+
+/**
+ * The {@code generate} job: one pipeline per backend, each from its own {@link DatasetSource}
+ * through its own {@link DeliveryFunction}, with operator names and uids per backend and no
+ * operator shared. Every backend gets the same lines on the same schedule from one common run
+ * start, and with Flink's region failover (the default {@code
+ * jobmanager.execution.failover-strategy: region}) a failing backend restarts only its own
+ * pipeline. Anything joined after the outcomes (a union for the ledger) would join the regions
+ * again, so sinks of outcomes must stay per backend too.
+ *
+ * <p>{@link #build} wires the pipelines and returns each backend's outcomes; {@link #run} also
+ * collects them per backend at the client into {@link BackendSummary}s.
+ */
+public final class GenerateJob {
+
+  /** How long after the client starts the job the run begins, by default: time to deploy it. */
+  public static final Duration DEFAULT_START_LEAD = Duration.ofSeconds(3);
+
+  private final RunPlan plan;
+  private final List<BackendConfig> backends;
+  private final Duration checkpointInterval;
+  private long runStartMillis;
+
+  /**
+   * A job of {@code plan} to {@code backends} (names unique), checkpointing every {@code
+   * checkpointInterval}.
+   */
+  public GenerateJob(RunPlan plan, List<BackendConfig> backends, Duration checkpointInterval) {
+    if (backends.isEmpty()) {
+      throw new IllegalArgumentException("A generate job needs at least one backend; the run file has none.");
+    }
+    this.plan = plan;
+    this.backends = List.copyOf(backends);
+    this.checkpointInterval = checkpointInterval;
+  }
+
+  /** The job of a run file: its plan, backends and checkpoint interval. */
+  public static GenerateJob of(RunPlan plan) {
+    return new GenerateJob(plan, plan.config().backends(), plan.config().checkpointInterval());
+  }
+
+  /**
+   * Fixes the run's start (epoch ms), common to every backend; by default it is {@link
+   * #DEFAULT_START_LEAD} after {@link #build} is called.
+   */
+  public GenerateJob runStartMillis(long startMillis) {
+    this.runStartMillis = startMillis;
+    return this;
+  }
+
+  public long runStartMillis() {
+    return runStartMillis;
+  }
+
+  /** Each backend's source for this plan: its own instance, the same lines. */
+  DatasetSource source() {
+    return DatasetSource.builder()
+        .dataset(plan.dataset())
+        .firstIndex(plan.firstIndex())
+        .schedule(plan.schedule())
+        .timeline(plan.timeline())
+        .batchSize(plan.config().batchLines())
+        .runStartMillis(runStartMillis)
+        .build();
+  }
+
+  /** Windows of the run's size aligned to midnight in the run's zone. */
+  WindowGrid grid() {
+    long near = plan.config().timestamps() == TimestampMode.ORIGINAL
+        ? plan.dataset().timestampMillis(plan.firstIndex()) : runStartMillis;
+    return WindowGrid.aligned(plan.config().window().toMillis(), plan.config().zone(), near);
+  }
+
+  /** Wires one pipeline per backend into {@code env}; returns each backend's outcomes, by name. */
+  public Map<String, DataStream<BatchOutcome>> build(StreamExecutionEnvironment env) {
+    if (runStartMillis == 0) {
+      runStartMillis = System.currentTimeMillis() + DEFAULT_START_LEAD.toMillis();
+    }
+    env.enableCheckpointing(checkpointInterval.toMillis());
+    WindowGrid grid = grid();
+    Map<String, DataStream<BatchOutcome>> out = new LinkedHashMap<>();
+    for (BackendConfig b : backends) {
+      String name = b.name();
+      DataStream<io.logbench.dataset.LineBatch> batches =
+          env.fromSource(source(), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
+              .uid("source-" + name)
+              .setParallelism(plan.config().parallelism());
+      DeliveryFunction fn = new DeliveryFunction(b.spec(), b.delivery(), plan.dataset().streams(),
+          grid, plan.schedule(), plan.firstIndex());
+      DataStream<BatchOutcome> outcomes = fn.apply(batches);
+      out.put(name, outcomes);
+    }
+    return out;
+  }
+
+  /** What a run came to. */
+  public record Result(List<BackendSummary> backends, List<ThresholdBreach> breaches, long runStartMillis) {
+
+    /** Every backend in at-least-once mode acknowledged every line (load-test backends aside). */
+    public boolean allAcked() {
+      return backends.stream()
+          .filter(b -> b.mode() == io.logbench.sink.DeliverySettings.Mode.AT_LEAST_ONCE)
+          .allMatch(BackendSummary::allAcked);
+    }
+  }
+
+  /**
+   * Builds the job, runs it on {@code env}, and sums each backend's outcomes at the client as
+   * they come (one collecting thread per backend, one collect sink per backend so the pipelines
+   * stay apart).
+   */
+  public Result run(StreamExecutionEnvironment env) throws Exception {
+    Map<String, DataStream<BatchOutcome>> streams = build(env);
+    Map<String, CloseableIterator<BatchOutcome>> iterators = new LinkedHashMap<>();
+    for (Map.Entry<String, DataStream<BatchOutcome>> e : streams.entrySet()) {
+      iterators.put(e.getKey(), e.getValue().collectAsync());
+    }
+    JobClient client = env.executeAsync("logbench generate " + plan.config().name());
+    List<BackendSummary> summaries = new ArrayList<>();
+    List<Thread> threads = new ArrayList<>();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    for (BackendConfig b : backends) {
+      BackendSummary summary = new BackendSummary(b.name(), b.delivery().mode(), plan.lines(),
+          plan.schedule(), plan.firstIndex());
+      summaries.add(summary);
+      CloseableIterator<BatchOutcome> it = iterators.get(b.name());
+      Thread t = new Thread(() -> {
+        try (it) {
+          while (it.hasNext()) {
+            summary.add(it.next());
+          }
+        } catch (Throwable e) {
+          failure.compareAndSet(null, e);
+        }
+      }, "logbench-outcomes-" + b.name());
+      t.setDaemon(true);
+      t.start();
+      threads.add(t);
+    }
+    JobExecutionResult result = client.getJobExecutionResult().get();
+    for (Thread t : threads) {
+      t.join();
+    }
+    if (failure.get() != null) {
+      throw new IllegalStateException("Collecting the outcomes of the generate job failed.", failure.get());
+    }
+    List<ThresholdBreach> breaches = new ArrayList<>();
+    for (BackendConfig b : backends) {
+      Object v = result.getAccumulatorResult(DeliveryFunction.BREACHES + b.name());
+      if (v instanceof List<?> list) {
+        for (Object o : list) {
+          breaches.add((ThresholdBreach) o);
+        }
+      }
+    }
+    return new Result(summaries, breaches, runStartMillis);
+  }
+}
