@@ -33,13 +33,13 @@ public final class Backends {
   private static Map<String, Function<ConfigNode, BackendSpec>> registry() {
     Map<String, Function<ConfigNode, BackendSpec>> m = new LinkedHashMap<>();
     m.put(DiscardBackend.KIND, DiscardBackend::parse);
-    // Registered as their packages land (one line each):
-    // m.put("loki", io.logbench.sink.loki.LokiBackend::parse);
-    // m.put("victorialogs", io.logbench.sink.victorialogs.VictoriaLogsBackend::parse);
-    // m.put("elasticsearch", io.logbench.sink.elasticsearch.ElasticsearchBackend::parse);
-    // m.put("splunk", io.logbench.sink.splunk.SplunkBackend::parse);
-    // m.put("kafka", io.logbench.sink.kafka.KafkaBackend::parse);
-    // m.put("files", io.logbench.sink.files.FilesBackend::parse);
+    m.put("loki", io.logbench.sink.loki.LokiBackend::parse);
+    m.put("victorialogs", io.logbench.sink.victorialogs.VictoriaLogsBackend::parse);
+    m.put("elasticsearch", io.logbench.sink.elasticsearch.ElasticsearchBackend::parse);
+    m.put("opensearch", io.logbench.sink.elasticsearch.ElasticsearchBackend::parse);
+    m.put("splunk", io.logbench.sink.splunk.SplunkBackend::parse);
+    m.put("kafka", io.logbench.sink.kafka.KafkaBackend::parse);
+    m.put("files", io.logbench.sink.files.FilesBackend::fromConfig);
     return Collections.unmodifiableMap(m);
   }
 

@@ -85,12 +85,12 @@ class BackendsConfigTest {
   @Test
   void unknownKind() {
     fails("backends:\n  - {kind: graylog}\n",
-        "backends[0].kind: \"graylog\" is not valid; expected one of discard.");
+        "backends[0].kind: \"graylog\" is not valid; expected one of discard, loki, victorialogs, elasticsearch, opensearch, splunk, kafka, files.");
   }
 
   @Test
   void missingKind() {
-    fails("backends:\n  - {name: x}\n", "backends[0].kind: missing; expected one of discard.");
+    fails("backends:\n  - {name: x}\n", "backends[0].kind: missing; expected one of discard, loki, victorialogs, elasticsearch, opensearch, splunk, kafka, files.");
   }
 
   @Test
