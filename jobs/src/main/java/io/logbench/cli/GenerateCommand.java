@@ -12,6 +12,9 @@ import io.logbench.sink.DeliverySettings.Mode;
 import io.logbench.sink.LatencyHistogram;
 import io.logbench.sink.ThresholdBreach;
 import java.io.IOException;
+import io.logbench.ledger.LedgerEntry;
+import io.logbench.ledger.LedgerFiles;
+import io.logbench.ledger.RunSummary;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +35,20 @@ final class GenerateCommand {
 
   private GenerateCommand() {}
 
+  /** {@code run.json}: what the verifier needs to know of this run besides its run file. */
+  static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis)
+      throws java.io.IOException {
+    java.util.Map<String, Object> run = new java.util.LinkedHashMap<>();
+    run.put("name", plan.config().name());
+    run.put("config", configFile.toAbsolutePath().toString());
+    run.put("runStartMillis", runStartMillis);
+    run.put("firstIndex", plan.firstIndex());
+    run.put("lines", plan.lines());
+    new com.fasterxml.jackson.databind.ObjectMapper()
+        .writerWithDefaultPrettyPrinter()
+        .writeValue(runDir.resolve("run.json").toFile(), run);
+  }
+
   static int run(String[] argv, PrintStream out, PrintStream err) throws Exception {
     Args args = Args.parse("generate", argv, Set.of(), Set.of("--run-dir"));
     Path file = Path.of(args.positional(0, "the run file (CONFIG)"));
@@ -43,7 +60,7 @@ final class GenerateCommand {
     }
     Path runDir = args.option("--run-dir") != null ? Path.of(args.option("--run-dir")) : config.runDir();
     RunPlan plan = RunPlan.of(config);
-    GenerateJob job = GenerateJob.of(plan);
+    GenerateJob job = GenerateJob.of(plan).ledgerDir(runDir.resolve("ledger"));
     err.printf(Locale.ROOT, "generate: %s lines to %d backend(s): %s%n", Format.count(plan.lines()),
         config.backends().size(), String.join(", ", config.backends().stream().map(b -> b.name()
             + " (" + b.spec().kind() + ", " + b.delivery().mode().key() + ")").toList()));
@@ -52,7 +69,18 @@ final class GenerateCommand {
     double seconds = (System.nanoTime() - t0) / 1e9;
 
     Files.createDirectories(runDir);
+    writeRunJson(runDir, file, plan, result.runStartMillis());
+    List<LedgerEntry> ledger = new ArrayList<>();
+    for (var b : config.backends()) {
+      ledger.addAll(LedgerFiles.read(runDir.resolve("ledger").resolve(b.name())));
+    }
+    LedgerFiles.writeCsv(runDir, ledger, config.zone());
+    RunSummary ledgerSummary = RunSummary.of(ledger);
+    ledgerSummary.write(runDir);
     printTotals(result, out);
+    out.println();
+    out.println("ledger (" + runDir.resolve(LedgerFiles.CSV) + "):");
+    out.print(ledgerSummary.table());
     Files.writeString(runDir.resolve("summary.csv"), summaryCsv(result));
     List<StepRow> steps = new ArrayList<>();
     result.backends().forEach(b -> steps.addAll(b.steps()));

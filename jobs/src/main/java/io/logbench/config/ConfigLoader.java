@@ -53,8 +53,55 @@ public final class ConfigLoader {
     }
   }
 
+  private static final java.util.regex.Pattern VARIABLE =
+      java.util.regex.Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
+
+  /**
+   * Replaces {@code ${NAME}} and {@code ${NAME:-default}} with environment variables (or system
+   * properties), so one run
+   * file serves several machines (addresses, ports); a variable that is not set and has no
+   * default is an error naming its line.
+   */
+  static String substitute(String text, java.util.function.UnaryOperator<String> env) {
+    StringBuilder out = new StringBuilder();
+    String[] lines = text.split("\n", -1);
+    for (int n = 0; n < lines.length; n++) {
+      java.util.regex.Matcher m = VARIABLE.matcher(lines[n]);
+      StringBuilder line = new StringBuilder();
+      while (m.find()) {
+        String value = env.apply(m.group(1));
+        if (value == null) {
+          if (m.group(2) == null) {
+            throw new ConfigException("line " + (n + 1) + ": ${" + m.group(1)
+                + "} is not set in the environment; set it or write ${" + m.group(1) + ":-default}.");
+          }
+          value = m.group(2);
+        }
+        m.appendReplacement(line, java.util.regex.Matcher.quoteReplacement(value));
+      }
+      m.appendTail(line);
+      out.append(line);
+      if (n < lines.length - 1) {
+        out.append('\n');
+      }
+    }
+    return out.toString();
+  }
+
   /** Checks a run file's text; {@code defaultName} names the run when the file does not. */
   public static RunConfig parse(String text, String defaultName) {
+    return parse(text, defaultName, ConfigLoader::variable);
+  }
+
+  /** An environment variable, or else a Java system property of that name ({@code -DNAME=...}). */
+  static String variable(String name) {
+    String v = System.getenv(name);
+    return v != null ? v : System.getProperty(name);
+  }
+
+  /** As {@link #parse(String, String)}, with {@code env} for {@code ${NAME}} variables. */
+  public static RunConfig parse(String text, String defaultName, java.util.function.UnaryOperator<String> env) {
+    text = substitute(text, env);
     JsonNode root;
     try {
       root = YAML.readTree(text);

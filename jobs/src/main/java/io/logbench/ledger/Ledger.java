@@ -63,6 +63,11 @@ public final class Ledger {
     this.upsertLog = b.upsertLog;
   }
 
+  /** Distinct operator ids per ledger, so one job can hold a ledger per backend. */
+  private String uidSuffix() {
+    return "-" + String.join("-", backends);
+  }
+
   public static Builder builder() {
     return new Builder();
   }
@@ -74,7 +79,7 @@ public final class Ledger {
             .keyBy(o -> SeenBatches.key(o.backend(), o.batchId()), Types.STRING)
             .process(new DedupOutcomes())
             .returns(TypeInformation.of(BatchOutcome.class))
-            .uid("ledger-dedup")
+            .uid("ledger-dedup" + uidSuffix())
             .name("ledger dedup")
             .flatMap((BatchOutcome o, org.apache.flink.util.Collector<WindowDelta> out) -> WindowDelta.of(o).forEach(out::collect))
             .returns(TypeInformation.of(WindowDelta.class))
@@ -100,7 +105,7 @@ public final class Ledger {
         .keyBy(WindowDelta::key, Types.STRING)
         .process(new AggregateWindows(expected, grid.sizeMillis()))
         .returns(TypeInformation.of(LedgerEntry.class))
-        .uid("ledger-windows")
+        .uid("ledger-windows" + uidSuffix())
         .name("ledger window totals");
   }
 
@@ -117,7 +122,7 @@ public final class Ledger {
             "ledger files",
             Types.VOID,
             new LedgerFilesWriter(runDir.toAbsolutePath().toString(), zone.getId(), upsertLog))
-        .uid("ledger-files")
+        .uid("ledger-files" + uidSuffix())
         .setParallelism(1)
         .setMaxParallelism(1);
   }

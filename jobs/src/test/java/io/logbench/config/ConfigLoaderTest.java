@@ -157,6 +157,17 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void variablesComeFromTheEnvironmentWithDefaults() {
+    String yaml = NGINX + "parallelism: ${P:-3}\nrun:\n  dir: ${DIR}/x\n";
+    RunConfig c = ConfigLoader.parse(yaml, "t", name -> name.equals("DIR") ? "/data" : null);
+    assertThat(c.parallelism()).isEqualTo(3);
+    assertThat(c.runDir()).isEqualTo(Path.of("/data/x"));
+    assertThat(ConfigLoader.parse(yaml, "t", name -> name.equals("P") ? "5" : "/d").parallelism()).isEqualTo(5);
+    assertThatThrownBy(() -> ConfigLoader.parse(yaml, "t", name -> null))
+        .hasMessage("line 5: ${DIR} is not set in the environment; set it or write ${DIR:-default}.");
+  }
+
+  @Test
   void yamlMistakesAreLocated() {
     fails(NGINX + "  mode: [\n",
         "not valid YAML at line 3, column 10: while parsing a flow node;"
