@@ -1,0 +1,110 @@
+package io.logbench.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.logbench.cli.Main;
+import io.logbench.config.ConfigLoader;
+import io.logbench.config.RunConfig;
+import io.logbench.count.CountReader;
+import io.logbench.ledger.LedgerEntry;
+import io.logbench.ledger.LedgerFiles;
+import io.logbench.plan.RunPlan;
+import io.logbench.sink.BackendConfig;
+import io.logbench.sink.elasticsearch.OpenSearchTestServer;
+import io.logbench.sink.files.FilesBackend;
+import io.logbench.sink.kafka.KafkaTestBroker;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fan-out issue's "done when": {@code generate config/quickstart.yaml} sends the quickstart
+ * hour (716,707 lines) to a real OpenSearch, a real Kafka and files in parallel, and the ledger
+ * matches what each of them holds, window by window.
+ */
+class QuickstartGenerateITCase {
+
+  static final Path CONFIG = Path.of("..", "config", "quickstart.yaml");
+  static final String[] PROPERTIES = {
+    "OPENSEARCH_URL", "OPENSEARCH_INDEX", "KAFKA_BOOTSTRAP", "KAFKA_TOPIC", "LOGBENCH_RUN_DIR"
+  };
+
+  @TempDir static Path runDir;
+
+  @BeforeAll
+  static void servers() {
+    System.setProperty("OPENSEARCH_URL", OpenSearchTestServer.get().url());
+    System.setProperty("OPENSEARCH_INDEX", "quickstart-it");
+    System.setProperty("KAFKA_BOOTSTRAP", KafkaTestBroker.get().bootstrap());
+    System.setProperty("KAFKA_TOPIC", "quickstart-it");
+    System.setProperty("LOGBENCH_RUN_DIR", runDir.toString());
+  }
+
+  @AfterAll
+  static void clear() {
+    for (String p : PROPERTIES) {
+      System.clearProperty(p);
+    }
+  }
+
+  @Test
+  void quickstartHourReachesOpenSearchKafkaAndFilesAndTheLedgerMatchesWhatTheyHold() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = Main.run(new String[] {"generate", CONFIG.toString()},
+        new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(code).as("exit code; stdout:%n%s%nstderr:%n%s", out, err).isZero();
+    assertThat(runDir.resolve("run.json")).exists();
+
+    RunConfig config = ConfigLoader.load(CONFIG);
+    RunPlan plan = RunPlan.of(config);
+    List<LedgerEntry> ledger = LedgerFiles.read(runDir);
+    Map<String, List<LedgerEntry>> byBackend =
+        ledger.stream().collect(Collectors.groupingBy(LedgerEntry::backend, TreeMap::new, Collectors.toList()));
+    assertThat(byBackend.keySet()).containsExactly("files", "kafka", "opensearch");
+
+    for (BackendConfig b : config.backends()) {
+      List<LedgerEntry> rows = byBackend.get(b.name());
+      assertThat(rows).as("windows of %s", b.name()).hasSize(60);
+      long from = rows.get(0).windowStartMillis();
+      long to = rows.get(rows.size() - 1).windowEndMillis();
+      long window = config.window().toMillis();
+      long[] observed;
+      try (CountReader reader = b.spec() instanceof FilesBackend files
+          ? files.openCounter(plan.dataset(), plan.firstIndex())
+          : b.spec().openCounter(plan.dataset().streams())) {
+        observed = reader.counts(from, to, window);
+      }
+      long total = 0;
+      for (int k = 0; k < rows.size(); k++) {
+        LedgerEntry e = rows.get(k);
+        assertThat(e.acked()).as("%s acked in window %d", b.name(), k).isEqualTo(e.expected());
+        assertThat(e.sent()).isEqualTo(e.expected());
+        assertThat(observed[k]).as("%s holds in window %d", b.name(), k).isEqualTo(e.acked());
+        total += e.acked();
+      }
+      assertThat(total).isEqualTo(716_707L);
+    }
+
+    // the files backend wrote the seed script's bytes: the hour's size as the script's file has
+    // it, and its first three minutes are the script's (seed004/script-slices.csv)
+    byte[] day = Files.readAllBytes(runDir.resolve("logdir").resolve("2021-05-01.log"));
+    assertThat(day.length).isEqualTo(57_117_576);
+    byte[] firstThreeMinutes = java.util.Arrays.copyOf(day, 2_954_059);
+    assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(firstThreeMinutes)))
+        .isEqualTo("c422a1bb1f05ee4a73e5f9a1e4a8cbe060577d15f82ebf80849831b269bf8ee1");
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("opensearch").contains("kafka").contains("files");
+  }
+}
