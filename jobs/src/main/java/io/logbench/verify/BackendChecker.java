@@ -16,8 +16,8 @@ import java.util.Map;
  * returns the verdicts that became final, with a drill-down for MISSING and DUPLICATE ones.
  *
  * <p>Final: OK and REJECTED at once; MISSING and DUPLICATE at once in one-shot mode, in continuous
- * mode only when they persist until {@code maxWait} after the window was due; PENDING (no answer)
- * is retried until that deadline and is then final as PENDING. The caller decides when to call
+ * mode only when they persist until {@code maxWait} after the window's first check; PENDING (no
+ * answer) is retried until that deadline and is then final as PENDING. The caller decides when to call
  * {@link #step} ({@link #nextWakeMillis}); nothing here sleeps. Not thread-safe.
  */
 public final class BackendChecker {
@@ -41,6 +41,8 @@ public final class BackendChecker {
   private final boolean idsFromNanos;
   private final Verdict[] last;
   private final boolean[] settled;
+  /** When each window was first checked (its max-wait counts from then); 0 before. */
+  private final long[] firstCheck;
   private int open;
   private long missingLines;
   private long duplicateLines;
@@ -68,6 +70,7 @@ public final class BackendChecker {
     this.idsFromNanos = idsFromNanos;
     this.last = new Verdict[this.starts.length];
     this.settled = new boolean[this.starts.length];
+    this.firstCheck = new long[this.starts.length];
     this.open = this.starts.length;
   }
 
@@ -108,8 +111,9 @@ public final class BackendChecker {
     return starts[k] + windowMillis + settings.settle().toMillis();
   }
 
+  /** When a window checked first at {@code firstCheck[k]} stops being re-checked. */
   private long deadline(int k) {
-    return due(k) + settings.maxWait().toMillis();
+    return Math.max(due(k), firstCheck[k]) + settings.maxWait().toMillis();
   }
 
   /** When the next {@link #step} has something to do; Long.MAX_VALUE when done. */
@@ -172,6 +176,9 @@ public final class BackendChecker {
         v = v.with(Status.PENDING, v.detail() + " (the ledger could not be read: " + ledgerError + ")");
       }
       last[k] = v;
+      if (firstCheck[k] == 0) {
+        firstCheck[k] = now;
+      }
       boolean isFinal = switch (v.status()) {
         case OK, REJECTED -> true;
         case MISSING, DUPLICATE -> !settings.continuous() || now >= deadline(k);
