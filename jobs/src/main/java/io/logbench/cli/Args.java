@@ -93,6 +93,20 @@ final class Args {
     return d;
   }
 
+  /** As {@link #duration}, but zero is allowed (e.g. {@code --settle 0s}). */
+  Duration durationOrZero(String name) {
+    String v = options.get(name);
+    if (v == null) {
+      return null;
+    }
+    Duration d = Durations.parse(v);
+    if (d == null) {
+      throw new UsageException(command + ": " + name + " " + v
+          + " is not valid; expected a duration such as 0s, 30s, 5m or 1h.");
+    }
+    return d;
+  }
+
   Instant time(String name) {
     String v = options.get(name);
     if (v == null) {

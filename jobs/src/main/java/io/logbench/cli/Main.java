@@ -24,6 +24,11 @@ public final class Main {
           "      send the run to every backend of CONFIG (one pipeline each), print per-backend",
           "      totals and ladder steps, write summary.csv and steps.csv; exit 1 if a line was",
           "      not acknowledged in at-least-once mode or a load test crossed a threshold",
+          "  verify CONFIG [--run-dir DIR] [--continuous] [--settle DURATION] [--max-wait DURATION]",
+          "         [--recheck DURATION] [--drill N] [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]",
+          "      count every backend back window by window against the ledger and the dataset; write",
+          "      verdicts.csv, missing.csv and verify-summary.txt; exit 1 if a window is MISSING,",
+          "      DUPLICATE or still PENDING (no answer), 0 otherwise (REJECTED alone is reported)",
           "  help",
           "",
           "CONFIG is a YAML run file such as config/quickstart.yaml; TIME is ISO-8601 with an",
@@ -53,8 +58,9 @@ public final class Main {
           yield 0;
         }
         case "generate" -> GenerateCommand.run(rest, out, err);
+        case "verify" -> VerifyCommand.run(rest, out, err);
         default -> throw new UsageException(
-            "unknown command " + args[0] + "; expected plan, dataset, generate or help.");
+            "unknown command " + args[0] + "; expected plan, dataset, generate, verify or help.");
       };
     } catch (UsageException e) {
       err.println("logbench: " + e.getMessage());

@@ -1,0 +1,41 @@
+package io.logbench.verify;
+
+import io.logbench.ledger.LedgerEntry;
+import io.logbench.ledger.LedgerFiles;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/** Where the verifier reads one backend's ledger rows from, as often as it checks. */
+public interface LedgerView extends Serializable {
+
+  /** The backend's rows by window start, and whether they are the finished run's. */
+  Snapshot read(String backend) throws IOException;
+
+  /** Rows of one backend by window start; {@code isFinal} when the run has finished. */
+  record Snapshot(Map<Long, LedgerEntry> rows, boolean isFinal) {}
+
+  /**
+   * The ledger files of {@code runDir}: final once {@value LedgerFiles#CSV} exists, else the
+   * {@value LedgerFiles#JSONL} upsert log so far (or nothing yet), unless {@code assumeFinal}.
+   */
+  static LedgerView files(Path runDir, boolean assumeFinal) {
+    String dir = runDir.toAbsolutePath().toString();
+    return backend -> {
+      Path d = Path.of(dir);
+      boolean done = Files.exists(d.resolve(LedgerFiles.CSV));
+      Map<Long, LedgerEntry> rows = new HashMap<>();
+      if (done || Files.exists(d.resolve(LedgerFiles.JSONL))) {
+        for (LedgerEntry e : LedgerFiles.read(d)) {
+          if (e.backend().equals(backend)) {
+            rows.put(e.windowStartMillis(), e);
+          }
+        }
+      }
+      return new Snapshot(rows, done || assumeFinal);
+    };
+  }
+}

@@ -1,0 +1,126 @@
+package io.logbench.verify;
+
+import io.logbench.verify.Verdict.Status;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The verifier's files in the run directory and its printed table.
+ *
+ * <ul>
+ *   <li>{@value #VERDICTS}: {@value #VERDICTS_HEADER}, one row per backend and window, times
+ *       ISO-8601 with the run zone's offset, observed -1 when the backend never answered;
+ *   <li>{@value #MISSING}: {@value #MISSING_HEADER}, the drill-down: one row per missing or
+ *       duplicated sequence id (count = times found), and a row of kind {@code note} when a
+ *       window's drill-down is partial or impossible;
+ *   <li>{@value #SUMMARY}: the printed table and the verdict line.
+ * </ul>
+ */
+public final class VerifyOutputs {
+
+  public static final String VERDICTS = "verdicts.csv";
+  public static final String VERDICTS_HEADER =
+      "backend,window_start,window_end,status,expected,acked,observed,detail";
+  public static final String MISSING = "missing.csv";
+  public static final String MISSING_HEADER = "backend,window_start,kind,seq,count,note";
+  public static final String SUMMARY = "verify-summary.txt";
+
+  private static final DateTimeFormatter TIME = DateTimeFormatter.ISO_OFFSET_DATE_TIME;
+
+  private VerifyOutputs() {}
+
+  static String time(long millis, ZoneId zone) {
+    return OffsetDateTime.ofInstant(Instant.ofEpochMilli(millis), zone).format(TIME);
+  }
+
+  static String field(String s) {
+    if (s.indexOf(',') < 0 && s.indexOf('"') < 0 && s.indexOf('\n') < 0) {
+      return s;
+    }
+    return '"' + s.replace("\"", "\"\"") + '"';
+  }
+
+  public static String verdictsCsv(List<BackendReport> reports, ZoneId zone) {
+    StringBuilder out = new StringBuilder(VERDICTS_HEADER).append('\n');
+    for (BackendReport r : reports) {
+      for (Verdict v : r.verdicts()) {
+        out.append(String.join(",", field(v.backend()), time(v.windowStartMillis(), zone),
+            time(v.windowEndMillis(), zone), v.status().name(), Long.toString(v.expected()),
+            Long.toString(v.acked()), Long.toString(v.observed()), field(v.detail()))).append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  public static String missingCsv(List<BackendReport> reports, ZoneId zone) {
+    StringBuilder out = new StringBuilder(MISSING_HEADER).append('\n');
+    for (BackendReport r : reports) {
+      for (BackendChecker.Result res : r.results()) {
+        Drill d = res.drill();
+        if (d == null) {
+          continue;
+        }
+        Verdict v = res.verdict();
+        String prefix = field(v.backend()) + "," + time(v.windowStartMillis(), zone) + ",";
+        long rejected = v.unackedLines();
+        String note = rejected == 0 ? "" : field("the ledger did not get " + rejected
+            + " line(s) of this window acknowledged (" + (v.rejected().isEmpty() ? "not sent" : v.rejected())
+            + "); this id may be one of them");
+        for (long id : d.missing()) {
+          out.append(prefix).append("missing,").append(id).append(",0,").append(note).append('\n');
+        }
+        d.duplicates().forEach((id, n) -> out.append(prefix).append("duplicate,").append(id).append(',').append(n)
+            .append(",\n"));
+        for (long id : d.strangers()) {
+          out.append(prefix).append("unexpected,").append(id).append(",1,").append(field("outside the window's"
+              + " expected ids")).append('\n');
+        }
+        if (!d.note().isEmpty() || d.missingTotal() > d.missing().size()) {
+          String n = d.note().isEmpty() ? d.missingTotal() + " ids missing in all; listed the first "
+              + d.missing().size() : d.note();
+          out.append(prefix).append("note,,,").append(field(n)).append('\n');
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  /** The per-backend table. */
+  public static void printTable(List<BackendReport> reports, PrintStream out) {
+    out.printf(Locale.ROOT, "%-16s %8s %8s %9s %10s %10s %9s %9s %9s %11s %10s%n", "backend", "windows", "ok",
+        "rejected", "missing", "duplicate", "rejected", "pending", "queries", "query ms", "mean ms");
+    out.printf(Locale.ROOT, "%-16s %8s %8s %9s %10s %10s %9s %9s %9s %11s %10s%n", "", "checked", "windows",
+        "windows", "lines", "lines", "lines", "windows", "", "total", "");
+    for (BackendReport r : reports) {
+      if (r.skippedReason() != null) {
+        out.printf(Locale.ROOT, "%-16s skipped: %s%n", r.backend(), r.skippedReason());
+        continue;
+      }
+      Map<Status, Integer> by = r.windowsByStatus();
+      int checked = by.values().stream().mapToInt(Integer::intValue).sum();
+      long req = r.stats().requests();
+      double totalMs = r.stats().nanos() / 1e6;
+      out.printf(Locale.ROOT, "%-16s %8d %8d %9d %10d %10d %9d %9d %9d %11.1f %10.1f%n", r.backend(), checked,
+          by.get(Status.OK), by.get(Status.REJECTED), r.missingLines(), r.duplicateLines(), r.rejectedLines(),
+          by.get(Status.PENDING), req, totalMs, req == 0 ? 0.0 : totalMs / req);
+    }
+  }
+
+  /** Writes verdicts.csv, missing.csv and verify-summary.txt ({@code summary} is the printed text). */
+  public static void write(Path runDir, List<BackendReport> reports, ZoneId zone, String summary) throws IOException {
+    Files.createDirectories(runDir);
+    Files.writeString(runDir.resolve(VERDICTS), verdictsCsv(reports, zone), StandardCharsets.UTF_8);
+    Files.writeString(runDir.resolve(MISSING), missingCsv(reports, zone), StandardCharsets.UTF_8);
+    Files.writeString(runDir.resolve(SUMMARY), summary, StandardCharsets.UTF_8);
+  }
+}

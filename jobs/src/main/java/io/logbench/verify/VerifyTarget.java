@@ -1,0 +1,62 @@
+package io.logbench.verify;
+
+import io.logbench.count.CountReader;
+import io.logbench.dataset.Dataset;
+import io.logbench.dataset.app.AppJsonDataset;
+import io.logbench.schedule.ExpectedCounts;
+import io.logbench.sink.BackendSpec;
+import io.logbench.sink.files.FilesBackend;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Everything needed to check one backend inside a Flink task: its block, the run's dataset and
+ * expected counts, the windows, where the ledger is, and the settings. Opens its reader (and with
+ * it any secret) only in {@link #openChecker}.
+ *
+ * @param firstStart start of the first window
+ * @param windows number of consecutive windows of {@code windowMillis}
+ */
+public record VerifyTarget(BackendSpec spec, Dataset dataset, long firstIndex, ExpectedCounts expected,
+    long firstStart, int windows, long windowMillis, LedgerView ledger, VerifySettings settings)
+    implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  public String name() {
+    return spec.name();
+  }
+
+  /** Window starts, ascending. */
+  public List<Long> starts() {
+    List<Long> out = new ArrayList<>(windows);
+    for (int k = 0; k < windows; k++) {
+      out.add(firstStart + k * windowMillis);
+    }
+    return out;
+  }
+
+  /**
+   * Whether the backend's reader gives {@code seq mod 999,999} (from the nanosecond timestamp)
+   * rather than full sequence ids: Loki and VictoriaLogs lines without a {@code "seq"} field.
+   */
+  public boolean idsFromNanos() {
+    boolean nanoReader = "loki".equals(spec.kind()) || "victorialogs".equals(spec.kind());
+    return nanoReader && !(dataset instanceof AppJsonDataset);
+  }
+
+  /** Opens the backend's count reader. */
+  public CountReader openReader() {
+    if (spec instanceof FilesBackend files) {
+      return files.openCounter(dataset, firstIndex);
+    }
+    return spec.openCounter(dataset.streams());
+  }
+
+  /** Opens the reader and a checker of every window over it. */
+  public BackendChecker openChecker() {
+    return new BackendChecker(name(), openReader(), starts(), windowMillis, expected, firstIndex, ledger, settings,
+        idsFromNanos());
+  }
+}

@@ -1,0 +1,103 @@
+package io.logbench.verify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.logbench.ledger.LedgerEntry;
+import io.logbench.verify.Verdict.Status;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Verdict.judge for every case, and the precedence of MISSING and DUPLICATE over a rejection. */
+class VerdictTest {
+
+  private static LedgerEntry row(long expected, long sent, long acked, Map<String, Long> rejected) {
+    return new LedgerEntry("loki", 0, 60_000, expected, sent, acked, rejected);
+  }
+
+  private static Verdict judge(long expected, LedgerEntry row, Long observed, boolean ledgerFinal) {
+    return Verdict.judge("loki", 0, 60_000, expected, row, observed, "timed out", ledgerFinal);
+  }
+
+  @Test
+  void okWhenAllThreeAgree() {
+    Verdict v = judge(100, row(100, 100, 100, Map.of()), 100L, true);
+    assertThat(v.status()).isEqualTo(Status.OK);
+    assertThat(v.detail()).isEmpty();
+    assertThat(v.missingLines()).isZero();
+  }
+
+  @Test
+  void missingWhenFewerObservedThanAcked() {
+    Verdict v = judge(100, row(100, 100, 100, Map.of()), 93L, true);
+    assertThat(v.status()).isEqualTo(Status.MISSING);
+    assertThat(v.missingLines()).isEqualTo(7);
+    assertThat(v.detail()).isEqualTo("7 acknowledged line(s) not found");
+  }
+
+  @Test
+  void duplicateWhenMoreObservedThanAcked() {
+    Verdict v = judge(100, row(100, 100, 100, Map.of()), 130L, true);
+    assertThat(v.status()).isEqualTo(Status.DUPLICATE);
+    assertThat(v.duplicateLines()).isEqualTo(30);
+    assertThat(v.detail()).isEqualTo("30 line(s) more than acknowledged");
+  }
+
+  @Test
+  void rejectedWhenObservedEqualsAckedBelowExpectedWithTheLedgersReasons() {
+    Verdict v = judge(100, row(100, 100, 90, Map.of("400 line too long", 6L, "413", 4L)), 90L, true);
+    assertThat(v.status()).isEqualTo(Status.REJECTED);
+    assertThat(v.unackedLines()).isEqualTo(10);
+    assertThat(v.detail()).isEqualTo("10 line(s) not acknowledged: 400 line too long=6, 413=4");
+  }
+
+  @Test
+  void linesNeverSentInAFinishedRunAreRejectedAsNotSent() {
+    Verdict v = judge(100, row(100, 60, 60, Map.of()), 60L, true);
+    assertThat(v.status()).isEqualTo(Status.REJECTED);
+    assertThat(v.detail()).isEqualTo("40 line(s) not acknowledged: not sent=40");
+  }
+
+  @Test
+  void aLiveLedgerStillWaitingForBatchesIsPending() {
+    Verdict v = judge(100, row(100, 60, 60, Map.of()), 60L, false);
+    assertThat(v.status()).isEqualTo(Status.PENDING);
+    assertThat(v.detail()).isEqualTo("the ledger still waits for 40 line(s) of this window");
+  }
+
+  @Test
+  void missingWinsOverRejectedAndKeepsTheReasons() {
+    Verdict v = judge(100, row(100, 100, 90, Map.of("400", 10L)), 85L, true);
+    assertThat(v.status()).isEqualTo(Status.MISSING);
+    assertThat(v.missingLines()).isEqualTo(5);
+    assertThat(v.detail()).isEqualTo("5 acknowledged line(s) not found; also 10 line(s) not acknowledged: 400=10");
+  }
+
+  @Test
+  void duplicateWinsOverRejected() {
+    Verdict v = judge(100, row(100, 100, 90, Map.of("400", 10L)), 95L, true);
+    assertThat(v.status()).isEqualTo(Status.DUPLICATE);
+    assertThat(v.detail()).startsWith("5 line(s) more than acknowledged; also 10 line(s) not acknowledged");
+  }
+
+  @Test
+  void pendingWhenTheBackendDidNotAnswerAndNeverOk() {
+    Verdict v = judge(100, row(100, 100, 100, Map.of()), null, true);
+    assertThat(v.status()).isEqualTo(Status.PENDING);
+    assertThat(v.observed()).isEqualTo(-1);
+    assertThat(v.detail()).isEqualTo("the backend did not answer: timed out");
+  }
+
+  @Test
+  void noLedgerRowIsPendingUnlessTheWindowExpectsNothing() {
+    assertThat(judge(100, null, 100L, true).status()).isEqualTo(Status.PENDING);
+    assertThat(judge(0, null, 0L, true).status()).isEqualTo(Status.OK);
+    assertThat(judge(0, null, 3L, true).status()).isEqualTo(Status.DUPLICATE);
+  }
+
+  @Test
+  void ledgerAckingMoreThanExpectedIsDuplicate() {
+    Verdict v = judge(100, row(100, 110, 110, Map.of()), 110L, true);
+    assertThat(v.status()).isEqualTo(Status.DUPLICATE);
+    assertThat(v.duplicateLines()).isEqualTo(10);
+  }
+}
