@@ -49,6 +49,8 @@ class QuickstartGenerateITCase {
     System.setProperty("OPENSEARCH_INDEX", "quickstart-it");
     System.setProperty("KAFKA_BOOTSTRAP", KafkaTestBroker.get().bootstrap());
     System.setProperty("KAFKA_TOPIC", "quickstart-it");
+    // the test broker does not create topics on demand, like many production clusters
+    KafkaTestBroker.get().createTopic("quickstart-it", 2);
     System.setProperty("LOGBENCH_RUN_DIR", runDir.toString());
   }
 
