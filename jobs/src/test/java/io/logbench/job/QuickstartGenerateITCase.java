@@ -49,8 +49,15 @@ class QuickstartGenerateITCase {
     System.setProperty("OPENSEARCH_INDEX", "quickstart-it");
     System.setProperty("KAFKA_BOOTSTRAP", KafkaTestBroker.get().bootstrap());
     System.setProperty("KAFKA_TOPIC", "quickstart-it");
-    // the test broker does not create topics on demand, like many production clusters
-    KafkaTestBroker.get().createTopic("quickstart-it", 2);
+    // the test broker does not create topics on demand, like many production clusters; and May
+    // 2021 records would be deleted by the default 7-day time retention within minutes
+    try (var admin = KafkaTestBroker.get().admin()) {
+      admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("quickstart-it", 2, (short) 1)
+              .configs(Map.of("retention.ms", "-1"))))
+          .all().get();
+    } catch (Exception e) {
+      throw new IllegalStateException("Creating the quickstart topic failed.", e);
+    }
     System.setProperty("LOGBENCH_RUN_DIR", runDir.toString());
   }
 
