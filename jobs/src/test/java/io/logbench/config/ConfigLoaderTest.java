@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbench.dataset.nginx.NginxMonthDataset;
 import io.logbench.schedule.TimestampMode;
+import io.logbench.sink.DeliverySettings;
+import io.logbench.sink.loki.LokiBackend;
+import io.logbench.sink.victorialogs.VictoriaLogsBackend;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,6 +47,18 @@ class ConfigLoaderTest {
     assertThat(ladder.schedule().ramp()).isEqualTo(Duration.ofSeconds(30));
     assertThat(ladder.schedule().hold()).isEqualTo(Duration.ofMinutes(2));
     assertThat(ladder.timestamps()).isEqualTo(TimestampMode.NOW);
+    assertThat(ladder.backends()).extracting(b -> b.name()).containsExactly("loki", "victorialogs");
+    var seed000 = new DeliverySettings.Thresholds(0.01, Duration.ofSeconds(2), Duration.ofSeconds(30));
+    for (var b : ladder.backends()) {
+      assertThat(b.delivery().mode()).isEqualTo(DeliverySettings.Mode.LOAD_TEST);
+      assertThat(b.delivery().thresholds()).isEqualTo(seed000);
+    }
+    if (System.getenv("LOKI_URL") == null && System.getProperty("LOKI_URL") == null) {
+      assertThat(((LokiBackend) ladder.backends().get(0).spec()).url()).hasToString("http://127.0.0.1:3100");
+    }
+    if (System.getenv("VL_URL") == null && System.getProperty("VL_URL") == null) {
+      assertThat(((VictoriaLogsBackend) ladder.backends().get(1).spec()).url()).hasToString("http://127.0.0.1:9428");
+    }
   }
 
   @Test
