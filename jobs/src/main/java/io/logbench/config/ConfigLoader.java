@@ -141,7 +141,16 @@ public final class ConfigLoader {
     ZoneId zone = top.zone("zone", defaultZone);
     int parallelism =
         (int) top.integer("parallelism", 2, 1, 1024, "a Flink parallelism from 1 to 1024");
-    ConfigNode run = top.mapping("run").allowOnly("dir", "checkpoint_interval");
+    ConfigNode run = top.mapping("run").allowOnly("dir", "checkpoint_interval", "ledger_kafka");
+    io.logbench.ledger.LedgerKafka ledgerKafka = null;
+    if (run.has("ledger_kafka")) {
+      ConfigNode lk = run.mapping("ledger_kafka").allowOnly("bootstrap", "topic");
+      String bootstrap = lk.string("bootstrap", null);
+      if (bootstrap == null || bootstrap.isBlank()) {
+        throw ConfigException.missing(lk.path() + ".bootstrap", "the Kafka bootstrap servers of the ledger topic");
+      }
+      ledgerKafka = new io.logbench.ledger.LedgerKafka(bootstrap, lk.string("topic", "logbench-ledger"));
+    }
     Path runDir = Path.of(run.string("dir", "runs/" + name));
     Duration checkpointInterval =
         run.duration("checkpoint_interval", RunConfig.DEFAULT_CHECKPOINT_INTERVAL, false);
@@ -149,7 +158,7 @@ public final class ConfigLoader {
 
     sanityCheck(dataset, schedule, timestamps);
     return new RunConfig(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir,
-        backends, checkpointInterval);
+        backends, checkpointInterval, ledgerKafka);
   }
 
   private static DatasetSpec dataset(ConfigNode d) {

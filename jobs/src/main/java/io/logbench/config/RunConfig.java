@@ -22,6 +22,7 @@ import java.util.List;
  * @param runDir where this run's files go
  * @param backends the backends the {@code generate} job delivers to, in file order (names unique)
  * @param checkpointInterval how often the generate job checkpoints (at-least-once recovery)
+ * @param ledgerKafka where the ledger rows also go as Avro records ({@code run.ledger_kafka}), or null
  */
 public record RunConfig(
     String name,
@@ -34,7 +35,8 @@ public record RunConfig(
     int parallelism,
     Path runDir,
     List<BackendConfig> backends,
-    Duration checkpointInterval) {
+    Duration checkpointInterval,
+    io.logbench.ledger.LedgerKafka ledgerKafka) {
 
   /** Checkpoint interval when {@code run.checkpoint_interval} is not given. */
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
@@ -43,6 +45,6 @@ public record RunConfig(
   public RunConfig withWindow(Duration newWindow) {
     ConfigLoader.checkWindow("--window", newWindow);
     return new RunConfig(name, dataset, schedule, timestamps, batchLines, newWindow, zone, parallelism, runDir,
-        backends, checkpointInterval);
+        backends, checkpointInterval, ledgerKafka);
   }
 }

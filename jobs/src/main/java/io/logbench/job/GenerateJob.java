@@ -122,15 +122,19 @@ public final class GenerateJob {
       if (ledgerDir != null) {
         // a ledger per backend, so backends stay in separate failover regions
         long[] span = plan.span(runStartMillis);
-        Ledger.builder()
-            .backends(List.of(name))
-            .grid(grid)
-            .expected(plan.expectedCounts(runStartMillis))
-            .span(span[0], span[1])
-            .zone(plan.config().zone())
-            .runDir(ledgerDir.resolve(name))
-            .build()
-            .attach(outcomes);
+        DataStream<io.logbench.ledger.LedgerEntry> rows =
+            Ledger.builder()
+                .backends(List.of(name))
+                .grid(grid)
+                .expected(plan.expectedCounts(runStartMillis))
+                .span(span[0], span[1])
+                .zone(plan.config().zone())
+                .runDir(ledgerDir.resolve(name))
+                .build()
+                .attach(outcomes);
+        if (plan.config().ledgerKafka() != null) {
+          plan.config().ledgerKafka().sink(rows, plan.config().name(), name);
+        }
       }
       out.put(name, outcomes);
     }

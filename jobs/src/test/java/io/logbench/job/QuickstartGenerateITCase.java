@@ -38,7 +38,8 @@ class QuickstartGenerateITCase {
 
   static final Path CONFIG = Path.of("..", "config", "quickstart.yaml");
   static final String[] PROPERTIES = {
-    "OPENSEARCH_URL", "OPENSEARCH_INDEX", "KAFKA_BOOTSTRAP", "KAFKA_TOPIC", "LOGBENCH_RUN_DIR"
+    "OPENSEARCH_URL", "OPENSEARCH_INDEX", "KAFKA_BOOTSTRAP", "KAFKA_TOPIC", "KAFKA_LEDGER_TOPIC",
+    "LOGBENCH_RUN_DIR"
   };
 
   @TempDir static Path runDir;
@@ -49,11 +50,14 @@ class QuickstartGenerateITCase {
     System.setProperty("OPENSEARCH_INDEX", "quickstart-it");
     System.setProperty("KAFKA_BOOTSTRAP", KafkaTestBroker.get().bootstrap());
     System.setProperty("KAFKA_TOPIC", "quickstart-it");
+    System.setProperty("KAFKA_LEDGER_TOPIC", "quickstart-ledger-it");
     // the test broker does not create topics on demand, like many production clusters; and May
     // 2021 records would be deleted by the default 7-day time retention within minutes
     try (var admin = KafkaTestBroker.get().admin()) {
-      admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic("quickstart-it", 2, (short) 1)
-              .configs(Map.of("retention.ms", "-1"))))
+      admin.createTopics(List.of(
+              new org.apache.kafka.clients.admin.NewTopic("quickstart-it", 2, (short) 1)
+                  .configs(Map.of("retention.ms", "-1")),
+              new org.apache.kafka.clients.admin.NewTopic("quickstart-ledger-it", 1, (short) 1)))
           .all().get();
     } catch (Exception e) {
       throw new IllegalStateException("Creating the quickstart topic failed.", e);
@@ -115,5 +119,41 @@ class QuickstartGenerateITCase {
     assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(firstThreeMinutes)))
         .isEqualTo("c422a1bb1f05ee4a73e5f9a1e4a8cbe060577d15f82ebf80849831b269bf8ee1");
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("opensearch").contains("kafka").contains("files");
+
+    // the ledger's Kafka output: the newest record of each key equals the ledger.csv row
+    Map<String, io.logbench.schemas.LedgerEntry> latest = new TreeMap<>();
+    java.util.Properties props = new java.util.Properties();
+    props.put("bootstrap.servers", KafkaTestBroker.get().bootstrap());
+    props.put("key.deserializer", org.apache.kafka.common.serialization.StringDeserializer.class.getName());
+    props.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+    try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]>(props)) {
+      var partition = new org.apache.kafka.common.TopicPartition("quickstart-ledger-it", 0);
+      consumer.assign(List.of(partition));
+      consumer.seekToBeginning(List.of(partition));
+      long end = consumer.endOffsets(List.of(partition)).get(partition);
+      var reader = new org.apache.avro.specific.SpecificDatumReader<>(io.logbench.schemas.LedgerEntry.class);
+      while (consumer.position(partition) < end) {
+        for (var r : consumer.poll(java.time.Duration.ofSeconds(1))) {
+          latest.put(r.key(), reader.read(null,
+              org.apache.avro.io.DecoderFactory.get().binaryDecoder(r.value(), null)));
+        }
+      }
+    }
+    assertThat(latest).hasSize(ledger.size());
+    for (LedgerEntry e : ledger) {
+      io.logbench.schemas.LedgerEntry k = latest.get("quickstart/" + e.backend() + "/" + e.windowStartMillis());
+      assertThat(k).as("ledger record of %s at %d", e.backend(), e.windowStartMillis()).isNotNull();
+      assertThat(List.of(k.getExpected(), k.getSent(), k.getAcked()))
+          .containsExactly(e.expected(), e.sent(), e.acked());
+    }
+
+    // and the verifier finds every window of every backend OK
+    ByteArrayOutputStream vout = new ByteArrayOutputStream();
+    int verify = Main.run(new String[] {"verify", CONFIG.toString()},
+        new PrintStream(vout, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(verify).as("verify exit code; stdout:%n%s%nstderr:%n%s", vout, err).isZero();
+    List<String> verdicts = Files.readAllLines(runDir.resolve("verdicts.csv"));
+    assertThat(verdicts).hasSize(1 + 3 * 60);
+    assertThat(verdicts.subList(1, verdicts.size())).allMatch(l -> l.split(",")[3].equals("OK"));
   }
 }
