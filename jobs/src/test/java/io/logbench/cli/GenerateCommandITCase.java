@@ -1,5 +1,6 @@
 package io.logbench.cli;
 
+import io.logbench.testing.LoopbackMiniCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.job.FlinkEnvironments;
@@ -9,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -20,12 +20,7 @@ class GenerateCommandITCase {
 
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setConfiguration(FlinkEnvironments.loopback())
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(4)
-              .build());
+      LoopbackMiniCluster.extension(4);
 
   @TempDir Path dir;
 

@@ -1,5 +1,6 @@
 package io.logbench.cli;
 
+import io.logbench.testing.LoopbackMiniCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.config.ConfigLoader;
@@ -24,7 +25,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -40,12 +40,7 @@ class VerifyCommandITCase {
 
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setConfiguration(FlinkEnvironments.loopback())
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(4)
-              .build());
+      LoopbackMiniCluster.extension(4);
 
   private static final long T0 = 1_619_838_000_000L; // 2021-05-01T03:00:00Z
   private static final long MINUTE = 60_000L;

@@ -1,5 +1,6 @@
 package io.logbench.ledger;
 
+import io.logbench.testing.LoopbackMiniCluster;
 import static io.logbench.ledger.LedgerTest.EXPECTED;
 import static io.logbench.ledger.LedgerTest.GRID;
 import static io.logbench.ledger.LedgerTest.MIN;
@@ -18,7 +19,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -31,12 +31,7 @@ class LedgerITCase {
 
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setConfiguration(FlinkEnvironments.loopback())
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(4)
-              .build());
+      LoopbackMiniCluster.extension(4);
 
   @Test
   void duplicatesCountOnceAndEveryExpectedWindowHasARow(@TempDir Path runDir) throws Exception {

@@ -1,5 +1,6 @@
 package io.logbench.source;
 
+import io.logbench.testing.LoopbackMiniCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.dataset.Dataset;
@@ -30,7 +31,6 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
@@ -46,12 +46,7 @@ class DatasetSourceITCase {
 
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setConfiguration(loopback())
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(4)
-              .build());
+      LoopbackMiniCluster.extension(4);
 
   /** What the recording map saw, in the order it saw it; shared because operators are copies. */
   private static final ConcurrentLinkedQueue<Emission> EMISSIONS = new ConcurrentLinkedQueue<>();
@@ -263,10 +258,6 @@ class DatasetSourceITCase {
       out.put(b, LineBatchSerializerTest.describe(batch));
     }
     return out;
-  }
-
-  private static Configuration loopback() {
-    return FlinkEnvironments.loopback();
   }
 
   /** One batch as the map after the source saw it, and when. */

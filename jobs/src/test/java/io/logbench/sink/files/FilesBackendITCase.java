@@ -1,5 +1,6 @@
 package io.logbench.sink.files;
 
+import io.logbench.testing.LoopbackMiniCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.dataset.nginx.NginxMonthDataset;
@@ -36,7 +37,6 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -53,12 +53,7 @@ class FilesBackendITCase {
 
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setConfiguration(FlinkEnvironments.loopback())
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(4)
-              .build());
+      LoopbackMiniCluster.extension(4);
 
   static final ZoneId ZONE = NginxMonthDataset.SCRIPT_ZONE;
   static final long FROM = Instant.parse("2021-05-01T03:00:00Z").toEpochMilli();

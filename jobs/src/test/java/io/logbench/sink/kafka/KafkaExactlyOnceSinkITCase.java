@@ -1,5 +1,6 @@
 package io.logbench.sink.kafka;
 
+import io.logbench.testing.LoopbackMiniCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.dataset.LineBatch;
@@ -22,7 +23,6 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -37,12 +37,7 @@ class KafkaExactlyOnceSinkITCase {
 
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setConfiguration(Loopback.configuration())
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .build());
+      LoopbackMiniCluster.extension(2);
 
   static final AtomicBoolean ARMED = new AtomicBoolean();
   static final AtomicBoolean FAILED = new AtomicBoolean();

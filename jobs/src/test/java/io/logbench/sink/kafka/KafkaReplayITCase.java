@@ -1,5 +1,6 @@
 package io.logbench.sink.kafka;
 
+import io.logbench.testing.LoopbackMiniCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.dataset.LineBatch;
@@ -8,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -21,12 +21,7 @@ class KafkaReplayITCase {
 
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setConfiguration(Loopback.configuration())
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .build());
+      LoopbackMiniCluster.extension(2);
 
   @Test
   void replayedBatchesEqualTheOriginals() throws Exception {
