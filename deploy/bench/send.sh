@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs SendBench: each backend format's sender encodes and sends 100-line app-json batches to a
 # loopback server that discards them; arguments: [batches per format, default 2000] [in flight,
-# default 8], e.g. deploy/bench/send.sh 2000 8
+# default 8] [lines a batch, default 100], e.g. deploy/bench/send.sh 2000 8
 # Builds offline (-o): run a normal build once first so ~/.m2 holds every dependency.
 set -euo pipefail
 

@@ -74,7 +74,7 @@ public class EncodeBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     AppJsonDataset dataset = AppJsonDataset.builder().seed(0).lines(BATCH_LINES * BATCHES).build();
-    batches = batches(dataset, BATCHES);
+    batches = batches(dataset, BATCHES, BATCH_LINES);
     all = new BitSet(BATCH_LINES);
     all.set(0, BATCH_LINES);
     encoder = encoder(format, dataset.streams());
@@ -91,14 +91,14 @@ public class EncodeBenchmark {
         format, (double) bytes / lines, (double) raw / lines);
   }
 
-  /** {@code count} consecutive 100-line batches from line 0 of {@code dataset}. */
-  static LineBatch[] batches(Dataset dataset, int count) {
+  /** {@code count} consecutive batches of {@code lines} lines from line 0 of {@code dataset}. */
+  static LineBatch[] batches(Dataset dataset, int count, int lines) {
     LineCursor cursor = dataset.cursor(0);
     LineBatch[] out = new LineBatch[count];
     for (int b = 0; b < count; b++) {
-      out[b] = new LineBatch(BATCH_LINES, 64 * 1024);
+      out[b] = new LineBatch(lines, lines * 1024);
       out[b].reset(b, cursor.position());
-      for (int k = 0; k < BATCH_LINES; k++) {
+      for (int k = 0; k < lines; k++) {
         cursor.next(out[b]);
       }
     }

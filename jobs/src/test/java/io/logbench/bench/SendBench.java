@@ -36,11 +36,10 @@ import java.util.concurrent.atomic.LongAdder;
  * reads and discards every body and gives the protocol's success answer. The CPU time is the whole
  * process's, so it includes the discarding server's share (reported apart as far as its handler
  * threads measure it), the JIT and the GC. Run it with {@code deploy/bench/send.sh [batches]
- * [in-flight]}.
+ * [in-flight] [lines-per-batch]}.
  */
 public final class SendBench {
 
-  static final int BATCH_LINES = EncodeBenchmark.BATCH_LINES;
   static final int BATCHES = EncodeBenchmark.BATCHES;
   static final List<String> FORMATS =
       List.of("loki-json", "loki-protobuf", "victorialogs-jsonline", "elasticsearch-bulk", "splunk-hec");
@@ -53,37 +52,43 @@ public final class SendBench {
     System.setProperty("sun.net.httpserver.nodelay", "true");
     int batches = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
     int inFlight = args.length > 1 ? Integer.parseInt(args[1]) : 8;
+    int batchLines = args.length > 2 ? Integer.parseInt(args[2]) : EncodeBenchmark.BATCH_LINES;
     int warmup = Math.max(batches / 2, 200);
-    AppJsonDataset dataset = AppJsonDataset.builder().seed(0).lines(BATCH_LINES * BATCHES).build();
-    LineBatch[] pool = EncodeBenchmark.batches(dataset, BATCHES);
+    AppJsonDataset dataset = AppJsonDataset.builder().seed(0).lines((long) batchLines * BATCHES).build();
+    LineBatch[] pool = EncodeBenchmark.batches(dataset, BATCHES, batchLines);
     DiscardServer server = DiscardServer.start(inFlight);
+    Map<String, BatchSender> senders = new java.util.LinkedHashMap<>();
     try {
+      for (String format : FORMATS) {
+        senders.put(format, open(format, server.url(), dataset.streams()));
+      }
+      // A warm-up round over every format first: the formats share the HTTP client's code, so
+      // warming each just before its measurement would favour the later ones.
+      for (BatchSender sender : senders.values()) {
+        run(sender, pool, warmup, inFlight);
+      }
       System.out.printf(
-          "%d batches of %d lines per format after %d warm-up batches, up to %d in flight, to %s%n%n",
-          batches, BATCH_LINES, warmup, inFlight, server.url());
+          "%d batches of %d lines per format after a round of %d warm-up batches per format, up to"
+              + " %d in flight, to %s%n%n",
+          batches, batchLines, warmup, inFlight, server.url());
       System.out.println(
           "| format | lines/s (wall) | lines per process CPU-second | process CPU ns a line"
               + " | server handler CPU ns a line | body bytes a line |");
       System.out.println("|---|---:|---:|---:|---:|---:|");
       for (String format : FORMATS) {
-        BatchSender sender = open(format, server.url(), dataset.streams());
-        try {
-          run(sender, pool, warmup, inFlight);
-          Measured m = measure(sender, pool, batches, inFlight, server);
-          long lines = (long) batches * BATCH_LINES;
-          System.out.printf(
-              "| %s | %,.0f | %,.0f | %,.0f | %,.0f | %.1f |%n",
-              format,
-              lines / (m.wallNanos / 1e9),
-              lines / (m.cpuNanos / 1e9),
-              (double) m.cpuNanos / lines,
-              (double) m.serverCpuNanos / lines,
-              (double) m.bodyBytes / lines);
-        } finally {
-          sender.close();
-        }
+        Measured m = measure(senders.get(format), pool, batches, inFlight, server);
+        long lines = (long) batches * batchLines;
+        System.out.printf(
+            "| %s | %,.0f | %,.0f | %,.0f | %,.0f | %.1f |%n",
+            format,
+            lines / (m.wallNanos / 1e9),
+            lines / (m.cpuNanos / 1e9),
+            (double) m.cpuNanos / lines,
+            (double) m.serverCpuNanos / lines,
+            (double) m.bodyBytes / lines);
       }
     } finally {
+      senders.values().forEach(BatchSender::close);
       server.stop();
     }
   }
@@ -120,6 +125,9 @@ public final class SendBench {
       throws InterruptedException {
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    Map<String, Long> threads0 = threadCpu();
+    long gc0 = gcMillis();
+    long jit0 = ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
     long serverCpu0 = server.handlerCpuNanos.sum();
     long bytes0 = server.bodyBytes.sum();
     long cpu0 = os.getProcessCpuTime();
@@ -127,8 +135,40 @@ public final class SendBench {
     run(sender, pool, batches, inFlight);
     long wall = System.nanoTime() - wall0;
     long cpu = os.getProcessCpuTime() - cpu0;
+    Map<String, Long> threads1 = threadCpu();
+    threads1.replaceAll((name, nanos) -> nanos - threads0.getOrDefault(name, 0L));
+    StringBuilder split = new StringBuilder("  CPU ms by thread kind:");
+    threads1.entrySet().stream()
+        .filter(e -> e.getValue() >= 5_000_000L)
+        .sorted((a, b) -> Long.compare(b.getValue(), a.getValue()))
+        .forEach(e -> split.append(' ').append(e.getKey()).append('=').append(e.getValue() / 1_000_000));
+    split.append("; GC ms (wall, all collectors)=").append(gcMillis() - gc0)
+        .append(" JIT compile ms=")
+        .append(ManagementFactory.getCompilationMXBean().getTotalCompilationTime() - jit0);
+    System.err.println(split);
     return new Measured(
         wall, cpu, server.handlerCpuNanos.sum() - serverCpu0, server.bodyBytes.sum() - bytes0);
+  }
+
+  static long gcMillis() {
+    return ManagementFactory.getGarbageCollectorMXBeans().stream()
+        .mapToLong(java.lang.management.GarbageCollectorMXBean::getCollectionTime)
+        .sum();
+  }
+
+  /** CPU nanoseconds of the live threads so far, summed by name with the digits left out. */
+  static Map<String, Long> threadCpu() {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    Map<String, Long> out = new java.util.TreeMap<>();
+    for (java.lang.management.ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+      if (t != null) {
+        long nanos = mx.getThreadCpuTime(t.getThreadId());
+        if (nanos > 0) {
+          out.merge(t.getThreadName().replaceAll("[0-9]+", "N"), nanos, Long::sum);
+        }
+      }
+    }
+    return out;
   }
 
   /** Sends {@code batches} batches with at most {@code inFlight} unanswered; fails on any non-accept. */
@@ -138,13 +178,14 @@ public final class SendBench {
     AtomicReference<String> failure = new AtomicReference<>();
     for (int b = 0; b < batches && failure.get() == null; b++) {
       slots.acquire();
+      LineBatch batch = pool[b % pool.length];
       sender
-          .send(pool[b % pool.length])
+          .send(batch)
           .whenComplete(
               (r, e) -> {
                 if (e != null) {
                   failure.compareAndSet(null, "The send failed: " + e);
-                } else if (r.kind() != SendResult.Kind.ACCEPTED || r.accepted() != BATCH_LINES) {
+                } else if (r.kind() != SendResult.Kind.ACCEPTED || r.accepted() != batch.count()) {
                   failure.compareAndSet(null, "The discarding server's answer was not accepted: " + r);
                 }
                 slots.release();
