@@ -27,7 +27,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -212,7 +211,6 @@ public final class SendBench {
     final LongAdder bodyBytes = new LongAdder();
     private final Map<Integer, byte[]> bulkAnswers = new ConcurrentHashMap<>();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private final AtomicLong requests = new AtomicLong();
     private HttpServer http;
     private ExecutorService executor;
 
@@ -252,7 +250,6 @@ public final class SendBench {
           }
         }
         bodyBytes.add(size);
-        requests.incrementAndGet();
         switch (protocol) {
           case "loki":
             ex.sendResponseHeaders(204, -1);
