@@ -60,7 +60,12 @@ final class GenerateCommand {
     }
     Path runDir = args.option("--run-dir") != null ? Path.of(args.option("--run-dir")) : config.runDir();
     RunPlan plan = RunPlan.of(config);
-    GenerateJob job = GenerateJob.of(plan).ledgerDir(runDir.resolve("ledger"));
+    // the start is fixed and run.json written before the job, so a continuous verify can follow
+    // the run while it goes
+    long runStart = System.currentTimeMillis() + GenerateJob.DEFAULT_START_LEAD.toMillis();
+    GenerateJob job = GenerateJob.of(plan).ledgerDir(runDir.resolve("ledger")).runStartMillis(runStart);
+    Files.createDirectories(runDir);
+    writeRunJson(runDir, file, plan, runStart);
     err.printf(Locale.ROOT, "generate: %s lines to %d backend(s): %s%n", Format.count(plan.lines()),
         config.backends().size(), String.join(", ", config.backends().stream().map(b -> b.name()
             + " (" + b.spec().kind() + ", " + b.delivery().mode().key() + ")").toList()));
@@ -68,8 +73,6 @@ final class GenerateCommand {
     GenerateJob.Result result = job.run(FlinkEnvironments.create(config.parallelism()));
     double seconds = (System.nanoTime() - t0) / 1e9;
 
-    Files.createDirectories(runDir);
-    writeRunJson(runDir, file, plan, result.runStartMillis());
     List<LedgerEntry> ledger = new ArrayList<>();
     for (var b : config.backends()) {
       ledger.addAll(LedgerFiles.read(runDir.resolve("ledger").resolve(b.name())));
