@@ -28,8 +28,9 @@ import java.util.Set;
  * {@code generate CONFIG [--run-dir DIR]}: runs the generate job (one pipeline per backend) on
  * the cluster it was submitted to, or in-process, then prints each backend's totals and, for a
  * ladder, one row per step, and writes {@code summary.csv} and {@code steps.csv} to the run
- * directory. Exit code 0 when every at-least-once backend acknowledged every line and no load
- * test crossed a threshold; 1 otherwise, with the reason.
+ * directory. {@code run.json} (the run's start) is written before the job, so {@code verify
+ * --continuous} can follow the run. Exit code 0 when every at-least-once backend acknowledged
+ * every line and no load test crossed a threshold; 1 otherwise, with the reason.
  */
 final class GenerateCommand {
 
@@ -60,7 +61,12 @@ final class GenerateCommand {
     }
     Path runDir = args.option("--run-dir") != null ? Path.of(args.option("--run-dir")) : config.runDir();
     RunPlan plan = RunPlan.of(config);
-    GenerateJob job = GenerateJob.of(plan).ledgerDir(runDir.resolve("ledger"));
+    // the start is fixed and run.json written before the job, so a continuous verify can follow
+    // the run while it goes
+    long runStart = System.currentTimeMillis() + GenerateJob.DEFAULT_START_LEAD.toMillis();
+    GenerateJob job = GenerateJob.of(plan).ledgerDir(runDir.resolve("ledger")).runStartMillis(runStart);
+    Files.createDirectories(runDir);
+    writeRunJson(runDir, file, plan, runStart);
     err.printf(Locale.ROOT, "generate: %s lines to %d backend(s): %s%n", Format.count(plan.lines()),
         config.backends().size(), String.join(", ", config.backends().stream().map(b -> b.name()
             + " (" + b.spec().kind() + ", " + b.delivery().mode().key() + ")").toList()));
@@ -68,8 +74,6 @@ final class GenerateCommand {
     GenerateJob.Result result = job.run(FlinkEnvironments.create(config.parallelism()));
     double seconds = (System.nanoTime() - t0) / 1e9;
 
-    Files.createDirectories(runDir);
-    writeRunJson(runDir, file, plan, result.runStartMillis());
     List<LedgerEntry> ledger = new ArrayList<>();
     for (var b : config.backends()) {
       ledger.addAll(LedgerFiles.read(runDir.resolve("ledger").resolve(b.name())));

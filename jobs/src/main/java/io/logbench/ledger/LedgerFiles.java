@@ -66,6 +66,32 @@ public final class LedgerFiles {
         "No ledger in " + runDir + ": neither " + CSV + " nor " + JSONL + " exists; was the run started with this directory?");
   }
 
+  /**
+   * The rows of a run directory that may still be written to: {@value #CSV} when it exists,
+   * else the last row of each key in the complete lines of {@value #JSONL} (a line the writer has
+   * not finished yet is left for the next read), else none.
+   */
+  public static List<LedgerEntry> readLive(Path runDir) throws IOException {
+    Path csv = runDir.resolve(CSV);
+    if (Files.exists(csv)) {
+      return readCsv(csv);
+    }
+    Path jsonl = runDir.resolve(JSONL);
+    if (!Files.exists(jsonl)) {
+      return List.of();
+    }
+    String text = Files.readString(jsonl, StandardCharsets.UTF_8);
+    TreeMap<LedgerEntry.Key, LedgerEntry> last = new TreeMap<>();
+    String[] lines = text.substring(0, text.lastIndexOf('\n') + 1).split("\n");
+    for (int i = 0; i < lines.length; i++) {
+      if (!lines[i].isBlank()) {
+        LedgerEntry e = parseJsonRow(lines[i], jsonl + " line " + (i + 1));
+        last.put(e.key(), e);
+      }
+    }
+    return new ArrayList<>(last.values());
+  }
+
   /** Writes {@value #CSV} (through a temporary file, so a reader never sees half of it). */
   public static void writeCsv(Path runDir, Collection<LedgerEntry> entries, ZoneId zone) throws IOException {
     StringBuilder out = new StringBuilder(CSV_HEADER).append('\n');

@@ -19,23 +19,33 @@ public interface LedgerView extends Serializable {
   record Snapshot(Map<Long, LedgerEntry> rows, boolean isFinal) {}
 
   /**
-   * The ledger files of {@code runDir}: final once {@value LedgerFiles#CSV} exists, else the
-   * {@value LedgerFiles#JSONL} upsert log so far (or nothing yet), unless {@code assumeFinal}.
+   * The ledger files of {@code runDir}: final once {@value LedgerFiles#CSV} exists there (generate
+   * writes it when every backend has finished). Before that, a backend's own ledger under {@code
+   * runDir/ledger/<backend>/} as generate writes it while the run goes (final for that backend once
+   * its own {@value LedgerFiles#CSV} exists), else the run directory's {@value LedgerFiles#JSONL}
+   * upsert log so far (or nothing yet); final regardless when {@code assumeFinal}.
    */
   static LedgerView files(Path runDir, boolean assumeFinal) {
     String dir = runDir.toAbsolutePath().toString();
     return backend -> {
       Path d = Path.of(dir);
       boolean done = Files.exists(d.resolve(LedgerFiles.CSV));
+      Path own = d.resolve(PER_BACKEND).resolve(backend);
+      Path from = d;
+      if (!done && Files.isDirectory(own)) {
+        from = own;
+        done = Files.exists(own.resolve(LedgerFiles.CSV));
+      }
       Map<Long, LedgerEntry> rows = new HashMap<>();
-      if (done || Files.exists(d.resolve(LedgerFiles.JSONL))) {
-        for (LedgerEntry e : LedgerFiles.read(d)) {
-          if (e.backend().equals(backend)) {
-            rows.put(e.windowStartMillis(), e);
-          }
+      for (LedgerEntry e : LedgerFiles.readLive(from)) {
+        if (e.backend().equals(backend)) {
+          rows.put(e.windowStartMillis(), e);
         }
       }
       return new Snapshot(rows, done || assumeFinal);
     };
   }
+
+  /** The run directory's folder of per-backend ledgers, as generate writes them. */
+  String PER_BACKEND = "ledger";
 }
