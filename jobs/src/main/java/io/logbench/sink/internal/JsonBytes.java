@@ -5,7 +5,7 @@ import java.util.Arrays;
 
 /**
  * A growable, reusable byte buffer for request bodies made of pre-serialized pieces (JSON, or raw
- * protobuf for Loki), with JSON string escaping that works on the raw UTF-8 bytes of a line (no
+ * protobuf for Loki) and for file bytes on their way to a channel, with JSON string escaping that works on the raw UTF-8 bytes of a line (no
  * String, no per-line Jackson).
  */
 public final class JsonBytes {
