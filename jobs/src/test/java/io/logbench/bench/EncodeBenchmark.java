@@ -6,7 +6,7 @@ import io.logbench.dataset.LineCursor;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.dataset.app.AppJsonDataset;
 import io.logbench.sink.elasticsearch.internal.BulkEncoder;
-import io.logbench.sink.http.GrowableBytes;
+import io.logbench.sink.internal.JsonBytes;
 import io.logbench.sink.loki.LokiBackend;
 import io.logbench.sink.loki.internal.LokiJsonEncoder;
 import io.logbench.sink.loki.internal.LokiProtoEncoder;
@@ -111,7 +111,7 @@ public class EncodeBenchmark {
         new LokiBackend("loki", URI.create("http://127.0.0.1:3100"), LokiBackend.Format.JSON, null,
             Map.of(), null, Duration.ofSeconds(10));
     List<Map<String, String>> labels = loki.streamLabels(streams);
-    GrowableBytes body = new GrowableBytes(64 * 1024);
+    JsonBytes body = new JsonBytes(64 * 1024);
     switch (format) {
       case "loki-json": {
         LokiJsonEncoder json = new LokiJsonEncoder(labels);
@@ -149,7 +149,7 @@ public class EncodeBenchmark {
   }
 
   /** What {@code LokiSender} does to a protobuf body: a raw snappy block, copied to its size. */
-  static byte[] snappy(GrowableBytes raw) {
+  static byte[] snappy(JsonBytes raw) {
     try {
       byte[] out = new byte[Snappy.maxCompressedLength(raw.size())];
       int n = Snappy.rawCompress(raw.array(), 0, raw.size(), out, 0);

@@ -1,6 +1,7 @@
 package io.logbench.count.internal;
 
 import io.logbench.count.CountReader.QueryStats;
+import io.logbench.sink.http.HttpAnswers;
 import io.logbench.sink.internal.HttpClients;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -11,12 +12,16 @@ import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The blocking HTTP side of a count reader: one request at a time with a deadline, every failure
- * to answer turned into an {@link IOException} whose message names the backend and the request
- * (never a credential), and the requests and their time tallied for {@link QueryStats}.
+ * The blocking HTTP side of every count reader: one request at a time with a deadline and fixed
+ * headers (tenant, auth), every failure to answer turned into an {@link IOException} whose message
+ * names the backend and the request (never a credential), and the requests and their time tallied
+ * for {@link QueryStats}. Readers that judge the status themselves use {@link #send}; readers for
+ * which anything outside 2xx is a failure use {@link #get}.
  */
 public final class CountQueries implements AutoCloseable {
 
@@ -35,6 +40,7 @@ public final class CountQueries implements AutoCloseable {
 
   private final String backend;
   private final Duration requestTimeout;
+  private final Map<String, String> headers;
   private final HttpClients http;
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong nanos = new AtomicLong();
@@ -43,14 +49,48 @@ public final class CountQueries implements AutoCloseable {
    * @param backend what the requests go to, for messages (e.g. {@code OpenSearch at http://...})
    */
   public CountQueries(String backend, String threadPrefix, Duration connectTimeout, Duration requestTimeout) {
+    this(backend, threadPrefix, connectTimeout, requestTimeout, Map.of());
+  }
+
+  /**
+   * @param backend what the requests go to, for messages (e.g. {@code Loki backend 'loki'})
+   * @param headers headers sent with every request (values may be secrets: never printed)
+   */
+  public CountQueries(
+      String backend, String threadPrefix, Duration connectTimeout, Duration requestTimeout,
+      Map<String, String> headers) {
     this.backend = backend;
     this.requestTimeout = requestTimeout;
+    this.headers = new LinkedHashMap<>(headers);
     this.http = new HttpClients(threadPrefix, connectTimeout);
   }
 
-  /** A request builder for {@code uri} with this reader's timeout. */
+  /** A request builder for {@code uri} with this reader's timeout and fixed headers. */
   public HttpRequest.Builder request(URI uri) {
-    return HttpRequest.newBuilder(uri).timeout(requestTimeout);
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(requestTimeout);
+    headers.forEach(b::header);
+    return b;
+  }
+
+  /**
+   * The body of a 2xx answer to {@code GET uri}.
+   *
+   * @param what what is asked, for messages, e.g. {@code the count query over [a, b)}
+   * @throws IOException when there is no 2xx answer within the timeout
+   */
+  public byte[] get(URI uri, String what) throws IOException {
+    Answer a = send(request(uri).GET().build(), what);
+    if (a.status() < 200 || a.status() >= 300) {
+      String text = HttpAnswers.shortText(HttpAnswers.text(a.body()));
+      throw new IOException(
+          backend + " answered " + a.status() + " to " + what + (text.isEmpty() ? "." : ": " + text + "."));
+    }
+    return a.body();
+  }
+
+  /** The failure to read an answer to {@code what}, for parse errors. */
+  public IOException unreadable(String what, String problem, Throwable cause) {
+    return new IOException(backend + "'s answer to " + what + " cannot be read (" + problem + ").", cause);
   }
 
   /**

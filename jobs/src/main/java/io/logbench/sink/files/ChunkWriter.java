@@ -3,6 +3,7 @@ package io.logbench.sink.files;
 import io.logbench.dataset.Dataset;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
+import io.logbench.sink.internal.JsonBytes;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,11 +19,13 @@ public final class ChunkWriter {
 
   private static final int BATCH_LINES = 4096;
   private static final byte NEWLINE = '\n';
+  // half the initial buffer, so the next batch of lines rarely makes it grow
+  private static final int FLUSH_AT = 2 << 20;
 
   private final Dataset dataset;
   private final Path dir;
   private final LineBatch batch = new LineBatch(BATCH_LINES, BATCH_LINES * 128);
-  private ByteBuffer buffer = ByteBuffer.allocate(4 << 20);
+  private final JsonBytes buffer = new JsonBytes(4 << 20);
 
   public ChunkWriter(Dataset dataset, Path dir) {
     this.dataset = dataset;
@@ -52,10 +55,10 @@ public final class ChunkWriter {
           for (int k = 0; k < n; k++) {
             newlines(joiner.line(m));
             int start = batch.start(k);
-            put(data, start, batch.end(k) - start);
+            buffer.append(data, start, batch.end(k) - start);
           }
           left -= n;
-          if (buffer.position() > buffer.capacity() / 2) {
+          if (buffer.size() > FLUSH_AT) {
             written += flush(channel, position + written);
           }
         }
@@ -72,36 +75,15 @@ public final class ChunkWriter {
 
   private void newlines(int n) {
     for (int i = 0; i < n; i++) {
-      put(NEWLINE);
+      buffer.append(NEWLINE);
     }
-  }
-
-  private void put(byte b) {
-    if (!buffer.hasRemaining()) {
-      grow(1);
-    }
-    buffer.put(b);
-  }
-
-  private void put(byte[] src, int off, int len) {
-    if (buffer.remaining() < len) {
-      grow(len);
-    }
-    buffer.put(src, off, len);
-  }
-
-  private void grow(int atLeast) {
-    ByteBuffer bigger = ByteBuffer.allocate(Math.max(buffer.capacity() * 2, buffer.position() + atLeast));
-    buffer.flip();
-    bigger.put(buffer);
-    buffer = bigger;
   }
 
   private long flush(FileChannel channel, long at) throws IOException {
-    buffer.flip();
+    ByteBuffer bytes = ByteBuffer.wrap(buffer.array(), 0, buffer.size());
     long n = 0;
-    while (buffer.hasRemaining()) {
-      n += channel.write(buffer, at + n);
+    while (bytes.hasRemaining()) {
+      n += channel.write(bytes, at + n);
     }
     buffer.clear();
     return n;

@@ -4,8 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * A growable byte buffer for request bodies made of pre-serialized pieces, with JSON string
- * escaping that works on the raw UTF-8 bytes of a line (no String, no per-line Jackson).
+ * A growable, reusable byte buffer for request bodies made of pre-serialized pieces (JSON, or raw
+ * protobuf for Loki) and for file bytes on their way to a channel, with JSON string escaping that works on the raw UTF-8 bytes of a line (no
+ * String, no per-line Jackson).
  */
 public final class JsonBytes {
 
@@ -18,8 +19,18 @@ public final class JsonBytes {
     this.buf = new byte[Math.max(64, capacity)];
   }
 
+  /** Forgets the bytes written so far and keeps the capacity, to reuse the buffer for the next body. */
+  public void clear() {
+    size = 0;
+  }
+
   public int size() {
     return size;
+  }
+
+  /** The backing array, valid from 0 to {@link #size()} (no copy, e.g. for compression). */
+  public byte[] array() {
+    return buf;
   }
 
   /** A copy of the bytes written so far. */
@@ -34,9 +45,22 @@ public final class JsonBytes {
   }
 
   public JsonBytes append(byte[] piece) {
-    ensure(piece.length);
-    System.arraycopy(piece, 0, buf, size, piece.length);
-    size += piece.length;
+    return append(piece, 0, piece.length);
+  }
+
+  public JsonBytes append(byte[] src, int off, int len) {
+    ensure(len);
+    System.arraycopy(src, off, buf, size, len);
+    size += len;
+    return this;
+  }
+
+  /** Appends an ASCII string (field names, punctuation) without encoding it to a byte[] first. */
+  public JsonBytes appendAscii(String s) {
+    ensure(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      buf[size++] = (byte) s.charAt(i);
+    }
     return this;
   }
 

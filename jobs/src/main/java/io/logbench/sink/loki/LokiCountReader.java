@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.config.Durations;
 import io.logbench.count.CountReader;
 import io.logbench.count.LineIds;
+import io.logbench.count.internal.CountQueries;
 import io.logbench.dataset.StreamCatalog;
-import io.logbench.sink.http.QueryClient;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -68,7 +68,7 @@ public final class LokiCountReader implements CountReader {
 
   private final LokiBackend spec;
   private final String selector;
-  private final QueryClient http;
+  private final CountQueries http;
 
   LokiCountReader(LokiBackend spec, StreamCatalog streams) {
     this.spec = spec;
@@ -80,7 +80,8 @@ public final class LokiCountReader implements CountReader {
     if (spec.auth() != null) {
       headers.put("Authorization", spec.auth().header(spec.name()));
     }
-    this.http = new QueryClient("Loki backend '" + spec.name() + "'", spec.timeout(), headers);
+    this.http = new CountQueries(
+        "Loki backend '" + spec.name() + "'", "loki-count", spec.timeout(), spec.timeout(), headers);
   }
 
   /** The stream selector of the run's lines, e.g. {@code {job="nginx"}}. */
@@ -310,6 +311,6 @@ public final class LokiCountReader implements CountReader {
 
   @Override
   public void close() {
-    // java.net.http.HttpClient has no close() before Java 21; its threads end when unreferenced.
+    http.close();
   }
 }

@@ -4,7 +4,7 @@ import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
-import io.logbench.sink.http.GrowableBytes;
+import io.logbench.sink.internal.JsonBytes;
 import io.logbench.sink.http.HttpAnswers;
 import io.logbench.sink.loki.internal.LokiJsonEncoder;
 import io.logbench.sink.loki.internal.LokiProtoEncoder;
@@ -35,7 +35,7 @@ public final class LokiSender implements BatchSender {
   private final String authorization;
   private final LokiJsonEncoder json;
   private final LokiProtoEncoder proto;
-  private final GrowableBytes body = new GrowableBytes(64 * 1024);
+  private final JsonBytes body = new JsonBytes(64 * 1024);
 
   LokiSender(LokiBackend spec, StreamCatalog streams) {
     this.spec = spec;
@@ -85,7 +85,7 @@ public final class LokiSender implements BatchSender {
     return b.POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build();
   }
 
-  private static byte[] compress(GrowableBytes raw) {
+  private static byte[] compress(JsonBytes raw) {
     try {
       byte[] out = new byte[Snappy.maxCompressedLength(raw.size())];
       int n = Snappy.rawCompress(raw.array(), 0, raw.size(), out, 0);

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.config.Durations;
 import io.logbench.count.CountReader;
 import io.logbench.count.LineIds;
+import io.logbench.count.internal.CountQueries;
 import io.logbench.dataset.StreamCatalog;
-import io.logbench.sink.http.QueryClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -54,7 +54,7 @@ public final class VictoriaLogsCountReader implements CountReader {
 
   private final VictoriaLogsBackend spec;
   private final String filter;
-  private final QueryClient http;
+  private final CountQueries http;
 
   VictoriaLogsCountReader(VictoriaLogsBackend spec, StreamCatalog streams) {
     this.spec = spec;
@@ -69,7 +69,8 @@ public final class VictoriaLogsCountReader implements CountReader {
     if (spec.auth() != null) {
       headers.put("Authorization", spec.auth().header(spec.name()));
     }
-    this.http = new QueryClient("VictoriaLogs backend '" + spec.name() + "'", spec.timeout(), headers);
+    this.http = new CountQueries(
+        "VictoriaLogs backend '" + spec.name() + "'", "victorialogs-count", spec.timeout(), spec.timeout(), headers);
   }
 
   /** The LogsQL filter of the run's lines, e.g. {@code {job="nginx"}}. */
@@ -242,6 +243,6 @@ public final class VictoriaLogsCountReader implements CountReader {
 
   @Override
   public void close() {
-    // java.net.http.HttpClient has no close() before Java 21; its threads end when unreferenced.
+    http.close();
   }
 }

@@ -4,7 +4,7 @@ import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
-import io.logbench.sink.http.GrowableBytes;
+import io.logbench.sink.internal.JsonBytes;
 import io.logbench.sink.http.HttpAnswers;
 import io.logbench.sink.victorialogs.internal.JsonLineEncoder;
 import java.net.URI;
@@ -27,7 +27,7 @@ public final class VictoriaLogsSender implements BatchSender {
   private final HttpClient client;
   private final String authorization;
   private final JsonLineEncoder encoder;
-  private final GrowableBytes body = new GrowableBytes(64 * 1024);
+  private final JsonBytes body = new JsonBytes(64 * 1024);
 
   VictoriaLogsSender(VictoriaLogsBackend spec, StreamCatalog streams) {
     this.spec = spec;

@@ -37,6 +37,21 @@ class JsonBytesTest {
   }
 
   @Test
+  void aReusedBufferGrowsAndClearsWithoutLosingBytes() {
+    JsonBytes b = new JsonBytes(1);
+    byte[] src = "xxhello".getBytes(StandardCharsets.US_ASCII);
+    for (int i = 0; i < 100; i++) {
+      b.appendAscii("[").append(src, 2, 5).appendAscii("]");
+    }
+    assertThat(b.size()).isEqualTo(700);
+    assertThat(new String(b.array(), 0, 7, StandardCharsets.US_ASCII)).isEqualTo("[hello]");
+    b.clear();
+    assertThat(b.size()).isZero();
+    b.appendAscii("{}");
+    assertThat(b.toByteArray()).isEqualTo("{}".getBytes(StandardCharsets.US_ASCII));
+  }
+
+  @Test
   void timestampsAsRfc3339AndEpochSeconds() {
     TimestampWriter w = new TimestampWriter();
     JsonBytes b = new JsonBytes(8);

@@ -3,6 +3,7 @@ package io.logbench.sink.files.internal;
 import io.logbench.dataset.LineBatch;
 import io.logbench.sink.files.MinuteJoiner;
 import io.logbench.sink.files.SeedLayout;
+import io.logbench.sink.internal.JsonBytes;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -43,7 +44,7 @@ public final class DayFileAppender implements Closeable {
   private long dayEndMinute;
   private MinuteJoiner joiner;
   private FileChannel channel;
-  private ByteBuffer buffer = ByteBuffer.allocate(256 << 10);
+  private final JsonBytes buffer = new JsonBytes(256 << 10);
 
   public DayFileAppender(Path dir, ZoneId zone) throws IOException {
     this.dir = dir;
@@ -66,7 +67,7 @@ public final class DayFileAppender implements Closeable {
       }
       newlines(joiner.line(minute));
       int start = batch.start(k);
-      put(data, start, batch.end(k) - start);
+      buffer.append(data, start, batch.end(k) - start);
     }
     // a batch counts as acknowledged once its bytes are in the file
     flush();
@@ -74,14 +75,14 @@ public final class DayFileAppender implements Closeable {
 
   /** Writes buffered bytes to the current file. */
   public void flush() throws IOException {
-    if (channel == null || buffer.position() == 0) {
+    if (channel == null || buffer.size() == 0) {
       return;
     }
-    buffer.flip();
+    ByteBuffer bytes = ByteBuffer.wrap(buffer.array(), 0, buffer.size());
     long at = lengths.get(current);
     long n = 0;
-    while (buffer.hasRemaining()) {
-      n += channel.write(buffer, at + n);
+    while (bytes.hasRemaining()) {
+      n += channel.write(bytes, at + n);
     }
     buffer.clear();
     lengths.put(current, at + n);
@@ -163,25 +164,8 @@ public final class DayFileAppender implements Closeable {
 
   private void newlines(int n) {
     for (int i = 0; i < n; i++) {
-      if (!buffer.hasRemaining()) {
-        grow(1);
-      }
-      buffer.put(NEWLINE);
+      buffer.append(NEWLINE);
     }
-  }
-
-  private void put(byte[] src, int off, int len) {
-    if (buffer.remaining() < len) {
-      grow(len);
-    }
-    buffer.put(src, off, len);
-  }
-
-  private void grow(int atLeast) {
-    ByteBuffer bigger = ByteBuffer.allocate(Math.max(buffer.capacity() * 2, buffer.position() + atLeast));
-    buffer.flip();
-    bigger.put(buffer);
-    buffer = bigger;
   }
 
   private void closeChannel() throws IOException {

@@ -1,7 +1,7 @@
 package io.logbench.sink.loki.internal;
 
 import io.logbench.dataset.LineBatch;
-import io.logbench.sink.http.GrowableBytes;
+import io.logbench.sink.internal.JsonBytes;
 import java.util.List;
 import java.util.Map;
 
@@ -18,45 +18,45 @@ public final class LokiJsonEncoder {
   public LokiJsonEncoder(List<Map<String, String>> streamLabels) {
     streamPrefix = new byte[streamLabels.size()][];
     for (int i = 0; i < streamPrefix.length; i++) {
-      GrowableBytes b = new GrowableBytes(128);
-      b.ascii("{\"stream\":{");
+      JsonBytes b = new JsonBytes(128);
+      b.appendAscii("{\"stream\":{");
       boolean first = true;
       for (Map.Entry<String, String> e : streamLabels.get(i).entrySet()) {
         if (!first) {
-          b.put((byte) ',');
+          b.append((byte) ',');
         }
         first = false;
-        b.put(GrowableBytes.jsonString(e.getKey())).put((byte) ':');
-        b.put(GrowableBytes.jsonString(e.getValue()));
+        b.append(JsonBytes.quoted(e.getKey())).append((byte) ':');
+        b.append(JsonBytes.quoted(e.getValue()));
       }
-      b.ascii("},\"values\":[");
+      b.appendAscii("},\"values\":[");
       streamPrefix[i] = b.toByteArray();
     }
     groups = new StreamGroups(streamPrefix.length);
   }
 
   /** Writes the body of {@code batch} into {@code out} (cleared first). */
-  public void encode(LineBatch batch, GrowableBytes out) {
+  public void encode(LineBatch batch, JsonBytes out) {
     out.clear();
     groups.group(batch);
     byte[] data = batch.data();
-    out.ascii("{\"streams\":[");
+    out.appendAscii("{\"streams\":[");
     for (int g = 0; g < groups.groups(); g++) {
       if (g > 0) {
-        out.put((byte) ',');
+        out.append((byte) ',');
       }
-      out.put(streamPrefix[groups.stream(g)]);
+      out.append(streamPrefix[groups.stream(g)]);
       for (int i = groups.start(g); i < groups.end(g); i++) {
         int k = groups.line(i);
         if (i > groups.start(g)) {
-          out.put((byte) ',');
+          out.append((byte) ',');
         }
-        out.ascii("[\"").decimal(batch.timestampNanos(k)).ascii("\",\"");
-        out.jsonEscaped(data, batch.start(k), batch.length(k));
-        out.ascii("\"]");
+        out.appendAscii("[\"").appendLong(batch.timestampNanos(k)).appendAscii("\",\"");
+        out.appendEscaped(data, batch.start(k), batch.length(k));
+        out.appendAscii("\"]");
       }
-      out.ascii("]}");
+      out.appendAscii("]}");
     }
-    out.ascii("]}");
+    out.appendAscii("]}");
   }
 }

@@ -1,7 +1,7 @@
 package io.logbench.sink.loki.internal;
 
 import io.logbench.dataset.LineBatch;
-import io.logbench.sink.http.GrowableBytes;
+import io.logbench.sink.internal.JsonBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +53,7 @@ public final class LokiProtoEncoder {
   }
 
   /** Writes the uncompressed message of {@code batch} into {@code out} (cleared first). */
-  public void encode(LineBatch batch, GrowableBytes out) {
+  public void encode(LineBatch batch, JsonBytes out) {
     out.clear();
     groups.group(batch);
     int n = batch.count();
@@ -73,7 +73,7 @@ public final class LokiProtoEncoder {
       varint(out, streamSize);
       tag(out, 1, WIRE_LEN);
       varint(out, labels.length);
-      out.put(labels);
+      out.append(labels);
       for (int i = groups.start(g); i < groups.end(g); i++) {
         int k = groups.line(i);
         tag(out, 2, WIRE_LEN);
@@ -87,7 +87,7 @@ public final class LokiProtoEncoder {
     return lenField(timestampSize(batch.timestampNanos(k))) + lenField(batch.length(k));
   }
 
-  private static void writeEntry(LineBatch batch, int k, GrowableBytes out) {
+  private static void writeEntry(LineBatch batch, int k, JsonBytes out) {
     long ns = batch.timestampNanos(k);
     long seconds = Math.floorDiv(ns, 1_000_000_000L);
     int nanos = (int) Math.floorMod(ns, 1_000_000_000L);
@@ -103,7 +103,7 @@ public final class LokiProtoEncoder {
     }
     tag(out, 2, WIRE_LEN);
     varint(out, batch.length(k));
-    out.put(batch.data(), batch.start(k), batch.length(k));
+    out.append(batch.data(), batch.start(k), batch.length(k));
   }
 
   private static int timestampSize(long ns) {
@@ -117,8 +117,8 @@ public final class LokiProtoEncoder {
     return 1 + varintSize(length) + length;
   }
 
-  private static void tag(GrowableBytes out, int field, int wire) {
-    out.put((byte) ((field << 3) | wire));
+  private static void tag(JsonBytes out, int field, int wire) {
+    out.append((byte) ((field << 3) | wire));
   }
 
   static int varintSize(long v) {
@@ -130,11 +130,11 @@ public final class LokiProtoEncoder {
     return n;
   }
 
-  static void varint(GrowableBytes out, long v) {
+  static void varint(JsonBytes out, long v) {
     while ((v & ~0x7FL) != 0) {
-      out.put((byte) ((v & 0x7F) | 0x80));
+      out.append((byte) ((v & 0x7F) | 0x80));
       v >>>= 7;
     }
-    out.put((byte) v);
+    out.append((byte) v);
   }
 }
