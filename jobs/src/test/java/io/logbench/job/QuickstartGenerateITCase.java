@@ -57,7 +57,8 @@ class QuickstartGenerateITCase {
       admin.createTopics(List.of(
               new org.apache.kafka.clients.admin.NewTopic("quickstart-it", 2, (short) 1)
                   .configs(Map.of("retention.ms", "-1")),
-              new org.apache.kafka.clients.admin.NewTopic("quickstart-ledger-it", 1, (short) 1)))
+              new org.apache.kafka.clients.admin.NewTopic("quickstart-ledger-it", 1, (short) 1),
+              new org.apache.kafka.clients.admin.NewTopic("quickstart-verdicts-it", 1, (short) 1)))
           .all().get();
     } catch (Exception e) {
       throw new IllegalStateException("Creating the quickstart topic failed.", e);
@@ -122,22 +123,8 @@ class QuickstartGenerateITCase {
 
     // the ledger's Kafka output: the newest record of each key equals the ledger.csv row
     Map<String, io.logbench.schemas.LedgerEntry> latest = new TreeMap<>();
-    java.util.Properties props = new java.util.Properties();
-    props.put("bootstrap.servers", KafkaTestBroker.get().bootstrap());
-    props.put("key.deserializer", org.apache.kafka.common.serialization.StringDeserializer.class.getName());
-    props.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
-    try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]>(props)) {
-      var partition = new org.apache.kafka.common.TopicPartition("quickstart-ledger-it", 0);
-      consumer.assign(List.of(partition));
-      consumer.seekToBeginning(List.of(partition));
-      long end = consumer.endOffsets(List.of(partition)).get(partition);
-      var reader = new org.apache.avro.specific.SpecificDatumReader<>(io.logbench.schemas.LedgerEntry.class);
-      while (consumer.position(partition) < end) {
-        for (var r : consumer.poll(java.time.Duration.ofSeconds(1))) {
-          latest.put(r.key(), reader.read(null,
-              org.apache.avro.io.DecoderFactory.get().binaryDecoder(r.value(), null)));
-        }
-      }
+    for (var r : records("quickstart-ledger-it")) {
+      latest.put(r.getKey(), decode(r.getValue(), io.logbench.schemas.LedgerEntry.class));
     }
     assertThat(latest).hasSize(ledger.size());
     for (LedgerEntry e : ledger) {
@@ -149,11 +136,52 @@ class QuickstartGenerateITCase {
 
     // and the verifier finds every window of every backend OK
     ByteArrayOutputStream vout = new ByteArrayOutputStream();
-    int verify = Main.run(new String[] {"verify", CONFIG.toString()},
+    int verify = Main.run(new String[] {"verify", CONFIG.toString(),
+            "--verdicts-kafka", KafkaTestBroker.get().bootstrap(), "--verdicts-topic", "quickstart-verdicts-it"},
         new PrintStream(vout, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
     assertThat(verify).as("verify exit code; stdout:%n%s%nstderr:%n%s", vout, err).isZero();
     List<String> verdicts = Files.readAllLines(runDir.resolve("verdicts.csv"));
     assertThat(verdicts).hasSize(1 + 3 * 60);
     assertThat(verdicts.subList(1, verdicts.size())).allMatch(l -> l.split(",")[3].equals("OK"));
+
+    // the verdicts also went to Kafka as Avro records: one OK verdict per backend and window
+    Map<String, io.logbench.schemas.Verdict> byWindow = new TreeMap<>();
+    for (var r : records("quickstart-verdicts-it")) {
+      io.logbench.schemas.Verdict v = decode(r.getValue(), io.logbench.schemas.Verdict.class);
+      byWindow.put(v.getBackend() + "@" + v.getWindowStartMillis(), v);
+    }
+    assertThat(byWindow).hasSize(3 * 60);
+    assertThat(byWindow.values()).allMatch(v -> v.getStatus() == io.logbench.schemas.VerdictStatus.OK
+        && v.getObserved() == v.getExpected());
+  }
+
+  /** Every record of a one-partition topic, from the beginning to its end offset now. */
+  static List<Map.Entry<String, byte[]>> records(String topic) {
+    java.util.Properties props = new java.util.Properties();
+    props.put("bootstrap.servers", KafkaTestBroker.get().bootstrap());
+    props.put("key.deserializer", org.apache.kafka.common.serialization.StringDeserializer.class.getName());
+    props.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+    List<Map.Entry<String, byte[]>> out = new java.util.ArrayList<>();
+    try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]>(props)) {
+      var partition = new org.apache.kafka.common.TopicPartition(topic, 0);
+      consumer.assign(List.of(partition));
+      consumer.seekToBeginning(List.of(partition));
+      long end = consumer.endOffsets(List.of(partition)).get(partition);
+      while (consumer.position(partition) < end) {
+        for (var r : consumer.poll(java.time.Duration.ofSeconds(1))) {
+          out.add(Map.entry(r.key() == null ? "" : r.key(), r.value()));
+        }
+      }
+    }
+    return out;
+  }
+
+  static <T> T decode(byte[] bytes, Class<T> type) {
+    try {
+      return new org.apache.avro.specific.SpecificDatumReader<>(type)
+          .read(null, org.apache.avro.io.DecoderFactory.get().binaryDecoder(bytes, null));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("Not an Avro " + type.getSimpleName() + " record.", e);
+    }
   }
 }

@@ -7,6 +7,7 @@ import io.logbench.dataset.StreamCatalog;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.http.BasicAuth;
+import io.logbench.sink.internal.HttpUrls;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -91,21 +92,10 @@ public record VictoriaLogsBackend(
   }
 
   private static URI url(ConfigNode block) {
-    String text = block.string("url", null);
-    String at = block.path().isEmpty() ? "url" : block.path() + ".url";
-    if (text == null) {
-      throw ConfigException.missing(at, "a base URL such as http://127.0.0.1:9428");
-    }
-    try {
-      URI u = URI.create(text.endsWith("/") ? text.substring(0, text.length() - 1) : text);
-      if ((!"http".equals(u.getScheme()) && !"https".equals(u.getScheme())) || u.getHost() == null) {
-        throw new IllegalArgumentException();
-      }
-      return u;
-    } catch (IllegalArgumentException e) {
-      throw block.invalid("url", text, "an http or https base URL such as http://127.0.0.1:9428");
-    }
+    // credentials belong in user/password_env, never in a URL that reports would print
+    return URI.create(HttpUrls.baseUrl(block, "url", "http://127.0.0.1:9428"));
   }
+
 
   @Override
   public String kind() {
