@@ -61,6 +61,18 @@ final class GenerateCommand {
     }
     Path runDir = args.option("--run-dir") != null ? Path.of(args.option("--run-dir")) : config.runDir();
     RunPlan plan = RunPlan.of(config);
+    long oldest = plan.lines() == 0 ? System.currentTimeMillis()
+        : plan.timeline().lineMillis(0, plan.dataset().timestampMillis(plan.firstIndex()),
+            System.currentTimeMillis() + GenerateJob.DEFAULT_START_LEAD.toMillis());
+    for (var b : config.backends()) {
+      try {
+        for (String warning : b.spec().preflight(oldest)) {
+          err.println("generate: warning: backend " + b.name() + ": " + warning);
+        }
+      } catch (java.io.IOException e) {
+        throw new IllegalStateException("Backend " + b.name() + " is not ready: " + e.getMessage());
+      }
+    }
     // the start is fixed and run.json written before the job, so a continuous verify can follow
     // the run while it goes
     long runStart = System.currentTimeMillis() + GenerateJob.DEFAULT_START_LEAD.toMillis();

@@ -19,6 +19,17 @@ public interface BackendSpec extends Serializable {
   /** Opens a sender for lines of the given streams. */
   BatchSender open(StreamCatalog streams);
 
+  /**
+   * Checks, before a run starts, what would make it fail or silently lose lines: returns
+   * warnings to print (such as lines older than the backend keeps), and throws with a full
+   * sentence when the run cannot work (such as a Kafka topic that does not exist).
+   *
+   * @param oldestLineMillis timestamp of the run's oldest line
+   */
+  default java.util.List<String> preflight(long oldestLineMillis) throws java.io.IOException {
+    return java.util.List.of();
+  }
+
   /** Opens a reader that counts this backend's lines of the given streams back, per window. */
   default io.logbench.count.CountReader openCounter(StreamCatalog streams) {
     throw new UnsupportedOperationException("The " + kind() + " backend cannot count its lines back yet.");

@@ -168,6 +168,45 @@ public final class KafkaBackend implements BackendSpec {
   }
 
   /** Bootstrap servers plus the run file's properties, secrets read now: for any client. */
+  /**
+   * The topic must exist (a producer would otherwise wait for its metadata and retry for ever),
+   * and its time retention must keep the run's oldest line: Kafka deletes whole segments whose
+   * newest record timestamp is older than {@code retention.ms}, and the lines carry their own time.
+   */
+  @Override
+  public java.util.List<String> preflight(long oldestLineMillis) throws java.io.IOException {
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(clientProperties())) {
+      org.apache.kafka.common.config.ConfigResource resource =
+          new org.apache.kafka.common.config.ConfigResource(
+              org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+      org.apache.kafka.clients.admin.Config config =
+          admin.describeConfigs(java.util.List.of(resource)).all()
+              .get(30, java.util.concurrent.TimeUnit.SECONDS).get(resource);
+      org.apache.kafka.clients.admin.ConfigEntry retention = config.get("retention.ms");
+      long ms = retention == null ? -1 : Long.parseLong(retention.value());
+      long age = System.currentTimeMillis() - oldestLineMillis;
+      if (ms >= 0 && age > ms) {
+        return java.util.List.of("Kafka topic " + topic + " keeps records for retention.ms=" + ms
+            + ", but the run's oldest line is " + java.time.Duration.ofMillis(age).toDays()
+            + " days old: the broker will delete those records at its next retention check."
+            + " Set retention.ms=-1 on the topic, or use timestamps now or compressed.");
+      }
+      return java.util.List.of();
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+        throw new java.io.IOException("Kafka topic " + topic + " does not exist at " + bootstrap
+            + "; create it (with retention.ms=-1 for original timestamps) or let the broker create topics.");
+      }
+      throw new java.io.IOException("Kafka at " + bootstrap + " did not describe topic " + topic + ": "
+          + e.getCause().getMessage(), e.getCause());
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new java.io.IOException("Kafka at " + bootstrap + " did not answer within 30 s.", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.IOException("Interrupted while asking Kafka about topic " + topic + ".", e);
+    }
+  }
+
   public Properties clientProperties() {
     Properties p = new Properties();
     p.putAll(properties);

@@ -146,6 +146,11 @@ public record LokiBackend(
    * What a user must know before pushing lines this old: Loki rejects lines older than {@code
    * reject_old_samples_max_age} (1 week) by default, with a 400.
    */
+  @Override
+  public List<String> preflight(long oldestLineMillis) {
+    return warnings(oldestLineMillis, System.currentTimeMillis());
+  }
+
   public List<String> warnings(long oldestLineMillis, long nowMillis) {
     if (nowMillis - oldestLineMillis <= DEFAULT_REJECT_OLD_SAMPLES_MAX_AGE.toMillis()) {
       return List.of();

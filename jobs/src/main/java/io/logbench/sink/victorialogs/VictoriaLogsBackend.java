@@ -118,6 +118,11 @@ public record VictoriaLogsBackend(
    * A warning when lines are older than the retention: VictoriaLogs answers 200 and silently drops
    * them, so the run would look accepted and verify as lost.
    */
+  @Override
+  public List<String> preflight(long oldestLineMillis) {
+    return warnings(oldestLineMillis, System.currentTimeMillis());
+  }
+
   public List<String> warnings(long oldestLineMillis, long nowMillis) {
     long age = nowMillis - oldestLineMillis;
     if (age <= retention.toMillis()) {
