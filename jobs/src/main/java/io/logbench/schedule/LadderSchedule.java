@@ -186,21 +186,6 @@ public final class LadderSchedule implements Schedule {
     return rampStart(j) + rampNanos + holdOffset(rates[j], target.subtract(atHoldStart[j]));
   }
 
-  @Override
-  public long dueBy(long offsetNanos) {
-    long lo = 0;
-    long hi = lines;
-    while (lo < hi) {
-      long mid = (lo + hi) >>> 1;
-      if (dueNanos(mid) <= offsetNanos) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
-  }
-
   /**
    * Closed form of the ladder's lines due strictly before {@code offsetNanos}, {@code
    * ceil(N(offset))} (not capped by the dataset); equal to {@code dueBy(offset - 1)} within the

@@ -89,22 +89,6 @@ public final class ReplaySchedule implements Schedule {
   }
 
   @Override
-  public long dueBy(long offsetNanos) {
-    // Binary search over dueNanos itself, so the two can never disagree.
-    long lo = 0;
-    long hi = lines;
-    while (lo < hi) {
-      long mid = (lo + hi) >>> 1;
-      if (dueNanos(mid) <= offsetNanos) {
-        lo = mid + 1;
-      } else {
-        hi = mid;
-      }
-    }
-    return lo;
-  }
-
-  @Override
   public long durationNanos() {
     return durationNanos;
   }

@@ -20,8 +20,24 @@ public interface Schedule extends Serializable {
    */
   long dueNanos(long index);
 
-  /** Number of lines due at or before {@code offsetNanos}: those with {@code dueNanos <= offset}. */
-  long dueBy(long offsetNanos);
+  /**
+   * Number of lines due at or before {@code offsetNanos}: those with {@code dueNanos <= offset}.
+   * By default a binary search over {@link #dueNanos} itself, so the two never disagree; a
+   * schedule with an exact inverse may answer faster.
+   */
+  default long dueBy(long offsetNanos) {
+    long lo = 0;
+    long hi = lines();
+    while (lo < hi) {
+      long mid = (lo + hi) >>> 1;
+      if (dueNanos(mid) <= offsetNanos) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
 
   /** Offset at which the run ends: the due time of its last line, or the schedule's own end. */
   long durationNanos();

@@ -110,6 +110,21 @@ public record LokiBackend(
   }
 
 
+  /**
+   * Headers every request to this Loki carries, push and query alike: the tenant and basic auth
+   * (the password is read here, when a task opens a sender or reader).
+   */
+  public java.util.Map<String, String> requestHeaders() {
+    java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+    if (tenant != null) {
+      headers.put("X-Scope-OrgID", tenant);
+    }
+    if (auth != null) {
+      headers.put("Authorization", auth.header(name));
+    }
+    return headers;
+  }
+
   @Override
   public String kind() {
     return KIND;

@@ -73,15 +73,8 @@ public final class LokiCountReader implements CountReader {
   LokiCountReader(LokiBackend spec, StreamCatalog streams) {
     this.spec = spec;
     this.selector = selector(spec, streams);
-    Map<String, String> headers = new LinkedHashMap<>();
-    if (spec.tenant() != null) {
-      headers.put("X-Scope-OrgID", spec.tenant());
-    }
-    if (spec.auth() != null) {
-      headers.put("Authorization", spec.auth().header(spec.name()));
-    }
     this.http = new CountQueries(
-        "Loki backend '" + spec.name() + "'", "loki-count", spec.timeout(), spec.timeout(), headers);
+        "Loki backend '" + spec.name() + "'", "loki-count", spec.timeout(), spec.timeout(), spec.requestHeaders());
   }
 
   /** The stream selector of the run's lines, e.g. {@code {job="nginx"}}. */

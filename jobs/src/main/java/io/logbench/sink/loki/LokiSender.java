@@ -32,7 +32,7 @@ public final class LokiSender implements BatchSender {
   private final LokiBackend spec;
   private final URI push;
   private final HttpClient client;
-  private final String authorization;
+  private final java.util.Map<String, String> headers;
   private final LokiJsonEncoder json;
   private final LokiProtoEncoder proto;
   private final JsonBytes body = new JsonBytes(64 * 1024);
@@ -43,7 +43,7 @@ public final class LokiSender implements BatchSender {
     List<Map<String, String>> labels = spec.streamLabels(streams);
     this.json = spec.format() == LokiBackend.Format.JSON ? new LokiJsonEncoder(labels) : null;
     this.proto = spec.format() == LokiBackend.Format.PROTOBUF ? new LokiProtoEncoder(labels) : null;
-    this.authorization = spec.auth() == null ? null : spec.auth().header(spec.name());
+    this.headers = spec.requestHeaders();
     this.client = HttpClient.newBuilder().connectTimeout(spec.timeout()).build();
   }
 
@@ -76,12 +76,7 @@ public final class LokiSender implements BatchSender {
       // Loki reads a raw snappy block for protobuf, so no Content-Encoding header.
       b.header("Content-Type", "application/x-protobuf");
     }
-    if (spec.tenant() != null) {
-      b.header("X-Scope-OrgID", spec.tenant());
-    }
-    if (authorization != null) {
-      b.header("Authorization", authorization);
-    }
+    headers.forEach(b::header);
     return b.POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build();
   }
 

@@ -97,6 +97,24 @@ public record VictoriaLogsBackend(
   }
 
 
+  /**
+   * Headers every request to this VictoriaLogs carries, insert and query alike: the tenant
+   * (AccountID, ProjectID) and basic auth (the password is read here, when a task opens).
+   */
+  public java.util.Map<String, String> requestHeaders() {
+    java.util.Map<String, String> headers = new java.util.LinkedHashMap<>();
+    if (accountId != null) {
+      headers.put("AccountID", accountId);
+    }
+    if (projectId != null) {
+      headers.put("ProjectID", projectId);
+    }
+    if (auth != null) {
+      headers.put("Authorization", auth.header(name));
+    }
+    return headers;
+  }
+
   @Override
   public String kind() {
     return KIND;

@@ -59,18 +59,8 @@ public final class VictoriaLogsCountReader implements CountReader {
   VictoriaLogsCountReader(VictoriaLogsBackend spec, StreamCatalog streams) {
     this.spec = spec;
     this.filter = filter(spec.streamFields(streams), streams, spec.name());
-    Map<String, String> headers = new LinkedHashMap<>();
-    if (spec.accountId() != null) {
-      headers.put("AccountID", spec.accountId());
-    }
-    if (spec.projectId() != null) {
-      headers.put("ProjectID", spec.projectId());
-    }
-    if (spec.auth() != null) {
-      headers.put("Authorization", spec.auth().header(spec.name()));
-    }
-    this.http = new CountQueries(
-        "VictoriaLogs backend '" + spec.name() + "'", "victorialogs-count", spec.timeout(), spec.timeout(), headers);
+    this.http = new CountQueries("VictoriaLogs backend '" + spec.name() + "'", "victorialogs-count",
+        spec.timeout(), spec.timeout(), spec.requestHeaders());
   }
 
   /** The LogsQL filter of the run's lines, e.g. {@code {job="nginx"}}. */

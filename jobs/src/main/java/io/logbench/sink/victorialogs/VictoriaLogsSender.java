@@ -25,7 +25,7 @@ public final class VictoriaLogsSender implements BatchSender {
   private final VictoriaLogsBackend spec;
   private final URI insert;
   private final HttpClient client;
-  private final String authorization;
+  private final java.util.Map<String, String> headers;
   private final JsonLineEncoder encoder;
   private final JsonBytes body = new JsonBytes(64 * 1024);
 
@@ -33,7 +33,7 @@ public final class VictoriaLogsSender implements BatchSender {
     this.spec = spec;
     this.insert = spec.insertUri(streams);
     this.encoder = new JsonLineEncoder(streams);
-    this.authorization = spec.auth() == null ? null : spec.auth().header(spec.name());
+    this.headers = spec.requestHeaders();
     this.client = HttpClient.newBuilder().connectTimeout(spec.timeout()).build();
   }
 
@@ -48,15 +48,7 @@ public final class VictoriaLogsSender implements BatchSender {
         HttpRequest.newBuilder(insert)
             .timeout(spec.timeout())
             .header("Content-Type", "application/stream+json");
-    if (spec.accountId() != null) {
-      b.header("AccountID", spec.accountId());
-    }
-    if (spec.projectId() != null) {
-      b.header("ProjectID", spec.projectId());
-    }
-    if (authorization != null) {
-      b.header("Authorization", authorization);
-    }
+    headers.forEach(b::header);
     HttpRequest request =
         b.POST(HttpRequest.BodyPublishers.ofByteArray(Arrays.copyOf(body.array(), body.size())))
             .build();
