@@ -1,13 +1,13 @@
 package io.logbench.cli;
 
-import io.logbench.config.ConfigLoader;
-import io.logbench.config.RunConfig;
 import io.logbench.dataset.Dataset;
 import io.logbench.job.DatasetJob;
 import io.logbench.job.FlinkEnvironments;
+import io.logbench.layout.SeedLayout.LayoutFile;
+import io.logbench.layout.SeedLayout;
+import io.logbench.plan.ConfigLoader;
+import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunPlan;
-import io.logbench.sink.files.SeedLayout;
-import io.logbench.sink.files.SeedLayout.LayoutFile;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Instant;

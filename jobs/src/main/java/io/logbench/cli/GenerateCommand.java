@@ -1,20 +1,21 @@
 package io.logbench.cli;
 
 import io.logbench.config.ConfigException;
-import io.logbench.config.ConfigLoader;
-import io.logbench.config.RunConfig;
 import io.logbench.job.BackendSummary;
 import io.logbench.job.FlinkEnvironments;
 import io.logbench.job.GenerateJob;
 import io.logbench.job.StepRow;
+import io.logbench.ledger.LedgerEntry;
+import io.logbench.ledger.LedgerFiles;
+import io.logbench.ledger.RunSummary;
+import io.logbench.plan.ConfigLoader;
+import io.logbench.plan.RunConfig;
+import io.logbench.plan.RunIds;
 import io.logbench.plan.RunPlan;
 import io.logbench.sink.DeliverySettings.Mode;
 import io.logbench.sink.LatencyHistogram;
 import io.logbench.sink.ThresholdBreach;
 import java.io.IOException;
-import io.logbench.ledger.LedgerEntry;
-import io.logbench.ledger.LedgerFiles;
-import io.logbench.ledger.RunSummary;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,14 +38,17 @@ final class GenerateCommand {
   private GenerateCommand() {}
 
   /** {@code run.json}: what the verifier needs to know of this run besides its run file. */
-  static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis)
+  static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis, String runId)
       throws java.io.IOException {
     java.util.Map<String, Object> run = new java.util.LinkedHashMap<>();
     run.put("name", plan.config().name());
+    run.put("runId", runId);
     run.put("config", configFile.toAbsolutePath().toString());
     run.put("runStartMillis", runStartMillis);
     run.put("firstIndex", plan.firstIndex());
     run.put("lines", plan.lines());
+    run.put("windowMillis", plan.config().window().toMillis());
+    run.put("zone", plan.config().zone().getId());
     new com.fasterxml.jackson.databind.ObjectMapper()
         .writerWithDefaultPrettyPrinter()
         .writeValue(runDir.resolve("run.json").toFile(), run);
@@ -76,10 +80,11 @@ final class GenerateCommand {
     // the start is fixed and run.json written before the job, so a continuous verify can follow
     // the run while it goes
     long runStart = System.currentTimeMillis() + GenerateJob.DEFAULT_START_LEAD.toMillis();
-    GenerateJob job = GenerateJob.of(plan).ledgerDir(runDir.resolve("ledger")).runStartMillis(runStart);
+    String runId = RunIds.create(config.name(), runStart, new java.security.SecureRandom());
+    GenerateJob job = GenerateJob.of(plan).ledgerDir(runDir.resolve("ledger")).runStartMillis(runStart).runId(runId);
     Files.createDirectories(runDir);
-    writeRunJson(runDir, file, plan, runStart);
-    err.printf(Locale.ROOT, "generate: %s lines to %d backend(s): %s%n", Format.count(plan.lines()),
+    writeRunJson(runDir, file, plan, runStart, runId);
+    err.printf(Locale.ROOT, "generate: run %s, %s lines to %d backend(s): %s%n", runId, Format.count(plan.lines()),
         config.backends().size(), String.join(", ", config.backends().stream().map(b -> b.name()
             + " (" + b.spec().kind() + ", " + b.delivery().mode().key() + ")").toList()));
     long t0 = System.nanoTime();

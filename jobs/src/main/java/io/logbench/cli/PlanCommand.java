@@ -1,10 +1,10 @@
 package io.logbench.cli;
 
-import io.logbench.config.ConfigLoader;
 import io.logbench.config.Durations;
-import io.logbench.config.RunConfig;
-import io.logbench.config.ScheduleSpec;
+import io.logbench.plan.ConfigLoader;
+import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunPlan;
+import io.logbench.plan.ScheduleSpec;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.schedule.WindowCount;
 import io.logbench.schedule.WindowCounts;

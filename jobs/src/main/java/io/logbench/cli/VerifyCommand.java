@@ -1,11 +1,11 @@
 package io.logbench.cli;
 
 import io.logbench.config.ConfigException;
-import io.logbench.config.ConfigLoader;
-import io.logbench.config.RunConfig;
 import io.logbench.job.FlinkEnvironments;
 import io.logbench.job.VerifyJob;
 import io.logbench.ledger.LedgerFiles;
+import io.logbench.plan.ConfigLoader;
+import io.logbench.plan.RunConfig;
 import io.logbench.verify.BackendReport;
 import io.logbench.verify.Verdict.Status;
 import io.logbench.verify.VerifyOutputs;

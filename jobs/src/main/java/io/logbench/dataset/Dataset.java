@@ -32,6 +32,19 @@ public interface Dataset extends Serializable {
   /** Exclusive end of the dataset's span, epoch milliseconds (after its last line). */
   long endMillis();
 
+  /** The zone in which lines print their own time (the offset they carry); UTC by default. */
+  default java.time.ZoneId zone() {
+    return java.time.ZoneOffset.UTC;
+  }
+
+  /**
+   * Whether every line carries its sequence id as a JSON {@code "seq"} field, so a reader can
+   * list ids from the line text instead of from its nanosecond timestamp.
+   */
+  default boolean linesCarrySeq() {
+    return false;
+  }
+
   /** The stream labels this dataset's lines are spread over. */
   StreamCatalog streams();
 

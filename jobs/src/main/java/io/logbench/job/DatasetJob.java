@@ -1,9 +1,9 @@
 package io.logbench.job;
 
 import io.logbench.dataset.Dataset;
-import io.logbench.sink.files.ChunkWriter;
-import io.logbench.sink.files.FileChunk;
-import io.logbench.sink.files.SeedLayout.LayoutFile;
+import io.logbench.layout.ChunkWriter;
+import io.logbench.layout.FileChunk;
+import io.logbench.layout.SeedLayout.LayoutFile;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;

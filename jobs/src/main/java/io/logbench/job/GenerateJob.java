@@ -1,15 +1,15 @@
 package io.logbench.job;
 
+import io.logbench.delivery.DeliveryFunction;
+import io.logbench.ledger.stream.Ledger;
 import io.logbench.plan.RunPlan;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
 import io.logbench.sink.BatchOutcome;
-import io.logbench.sink.DeliveryFunction;
+import io.logbench.sink.DeliveryContext;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.ThresholdBreach;
 import io.logbench.sink.WindowGrid;
-import io.logbench.ledger.Ledger;
-import io.logbench.sink.files.FilesBackend;
-import io.logbench.sink.kafka.KafkaBackend;
 import io.logbench.source.DatasetSource;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,6 +77,14 @@ public final class GenerateJob {
     return runStartMillis;
   }
 
+  /** The run's id, stamped on every line where the backend allows it (none unless set). */
+  public GenerateJob runId(String id) {
+    this.runId = id;
+    return this;
+  }
+
+  private String runId;
+
   /** Writes a ledger per backend under {@code dir/<backend>/} (off unless set). */
   public GenerateJob ledgerDir(java.nio.file.Path dir) {
     this.ledgerDir = dir;
@@ -111,6 +119,7 @@ public final class GenerateJob {
     }
     env.enableCheckpointing(checkpointInterval.toMillis());
     WindowGrid grid = grid();
+    RunContext run = new RunContext(runId, plan.dataset().streams(), plan.dataset(), plan.firstIndex());
     Map<String, DataStream<BatchOutcome>> out = new LinkedHashMap<>();
     for (BackendConfig b : backends) {
       String name = b.name();
@@ -118,7 +127,9 @@ public final class GenerateJob {
           env.fromSource(source(), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
               .uid("source-" + name)
               .setParallelism(plan.config().parallelism());
-      DataStream<BatchOutcome> outcomes = deliver(b, batches, grid);
+      DataStream<BatchOutcome> outcomes = b.spec().deliver(batches,
+          new DeliveryContext(b.delivery(), run, grid, plan.schedule(), plan.config().zone(),
+              (spec, context, in) -> new DeliveryFunction(spec, context).apply(in)));
       if (ledgerDir != null) {
         // a ledger per backend, so backends stay in separate failover regions
         long[] span = plan.span(runStartMillis);
@@ -139,54 +150,6 @@ public final class GenerateJob {
       out.put(name, outcomes);
     }
     return out;
-  }
-
-  /** One backend's outcomes: an ordered file writer, a transactional Kafka sink, or async sends. */
-  private DataStream<BatchOutcome> deliver(
-      BackendConfig b, DataStream<io.logbench.dataset.LineBatch> batches, WindowGrid grid) {
-    if (b.spec() instanceof FilesBackend files) {
-      return FilesBackend.write(batches, files, grid, plan.config().zone());
-    }
-    if (b.spec() instanceof KafkaBackend kafka && kafka.exactlyOnce()) {
-      kafka.sinkExactlyOnce(batches, plan.dataset().streams());
-      // acked = handed to the transactional sink, committed with the next checkpoint; a restore
-      // replays what was not committed and the ledger counts each batch once
-      return batches
-          .map(new HandedOver(b.name(), grid))
-          .returns(org.apache.flink.api.common.typeinfo.TypeInformation.of(BatchOutcome.class))
-          .uid("handed-over-" + b.name())
-          .name("kafka " + b.name() + " (transactional)");
-    }
-    DeliveryFunction fn = new DeliveryFunction(b.spec(), b.delivery(), plan.dataset().streams(),
-        grid, plan.schedule(), plan.firstIndex());
-    return fn.apply(batches);
-  }
-
-  /** An ACKED outcome for each batch handed to a sink that commits on its own (Kafka transactions). */
-  static final class HandedOver
-      implements org.apache.flink.api.common.functions.MapFunction<io.logbench.dataset.LineBatch, BatchOutcome> {
-    private static final long serialVersionUID = 1L;
-    private final String backend;
-    private final WindowGrid grid;
-
-    HandedOver(String backend, WindowGrid grid) {
-      this.backend = backend;
-      this.grid = grid;
-    }
-
-    @Override
-    public BatchOutcome map(io.logbench.dataset.LineBatch batch) {
-      java.util.TreeMap<Long, Integer> perWindow = new java.util.TreeMap<>();
-      for (int k = 0; k < batch.count(); k++) {
-        perWindow.merge(grid.windowStart(batch.timestampMillis(k)), 1, Integer::sum);
-      }
-      List<BatchOutcome.WindowTally> tallies = new ArrayList<>();
-      perWindow.forEach((w, n) -> tallies.add(new BatchOutcome.WindowTally(w, n, n, new java.util.HashMap<>())));
-      long now = System.currentTimeMillis() * 1_000_000L;
-      return new BatchOutcome(backend, batch.batchId(), batch.firstSeq(), batch.count(),
-          BatchOutcome.Status.ACKED, 0, 1, batch.scheduledNanos(),
-          Math.max(0, now - batch.scheduledNanos()), 0, tallies);
-    }
   }
 
   /** What a run came to. */

@@ -1,11 +1,11 @@
 package io.logbench.plan;
 
-import io.logbench.config.DatasetSpec;
-import io.logbench.config.RunConfig;
-import io.logbench.config.ScheduleSpec;
 import io.logbench.dataset.Dataset;
 import io.logbench.dataset.app.AppJsonDataset;
 import io.logbench.dataset.nginx.NginxMonthDataset;
+import io.logbench.plan.DatasetSpec;
+import io.logbench.plan.RunConfig;
+import io.logbench.plan.ScheduleSpec;
 import io.logbench.schedule.ConstantRateSchedule;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.schedule.LadderSchedule;

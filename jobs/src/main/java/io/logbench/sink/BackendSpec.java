@@ -1,12 +1,19 @@
 package io.logbench.sink;
 
-import io.logbench.dataset.StreamCatalog;
+import io.logbench.count.CountReader;
+import io.logbench.dataset.LineBatch;
+import java.io.IOException;
 import java.io.Serializable;
+import java.util.List;
+import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
- * One backend block of a run file, checked, and able to open senders for it inside a Flink task.
- * Secrets (tokens, passwords) are read from the environment or files when a sender opens, never
- * held in the spec, logged or reported.
+ * One backend block of a run file, checked: what the backend is ({@link #kind}, {@link #name},
+ * {@link #capabilities}), how batches reach it ({@link #open} a sender, or its own {@link
+ * #deliver} wiring), what to check before a run ({@link #preflight}), and how to count its lines
+ * back ({@link #openCounter}). Each backend declares these once, here; the jobs and the verifier
+ * never ask for a backend's type or kind name. Secrets (tokens, passwords) are read from the
+ * environment or files when a sender or reader opens, never held in the spec, logged or reported.
  */
 public interface BackendSpec extends Serializable {
 
@@ -16,8 +23,23 @@ public interface BackendSpec extends Serializable {
   /** The name of this backend in reports and the ledger (unique within a run), e.g. {@code loki}. */
   String name();
 
-  /** Opens a sender for lines of the given streams. */
-  BatchSender open(StreamCatalog streams);
+  /** What this backend can do; by default it only takes lines. */
+  default Capabilities capabilities() {
+    return Capabilities.sendOnly();
+  }
+
+  /** Opens a sender for the lines of {@code run}. */
+  BatchSender open(RunContext run);
+
+  /**
+   * Wires the delivery of {@code batches} to this backend and returns one outcome per batch: by
+   * default the job's asynchronous requests through the sender {@link #open} gives, under the
+   * backend's delivery mode ({@link DeliveryContext#requests}); a backend that writes through its
+   * own operator or sink overrides it.
+   */
+  default DataStream<BatchOutcome> deliver(DataStream<LineBatch> batches, DeliveryContext context) {
+    return context.requests().apply(this, context, batches);
+  }
 
   /**
    * Checks, before a run starts, what would make it fail or silently lose lines: returns
@@ -26,12 +48,15 @@ public interface BackendSpec extends Serializable {
    *
    * @param oldestLineMillis timestamp of the run's oldest line
    */
-  default java.util.List<String> preflight(long oldestLineMillis) throws java.io.IOException {
-    return java.util.List.of();
+  default List<String> preflight(long oldestLineMillis) throws IOException {
+    return List.of();
   }
 
-  /** Opens a reader that counts this backend's lines of the given streams back, per window. */
-  default io.logbench.count.CountReader openCounter(StreamCatalog streams) {
-    throw new UnsupportedOperationException("The " + kind() + " backend cannot count its lines back yet.");
+  /**
+   * Opens a reader that counts the lines of {@code run} this backend holds, per window; only for
+   * backends whose {@link #capabilities} say {@code countable}.
+   */
+  default CountReader openCounter(RunContext run) {
+    throw new UnsupportedOperationException("The " + kind() + " backend " + name() + " cannot count its lines back.");
   }
 }

@@ -6,6 +6,7 @@ import io.logbench.source.internal.DatasetSplitEnumerator;
 import io.logbench.source.internal.EnumeratorState;
 import io.logbench.source.internal.EnumeratorStateSerializer;
 import io.logbench.source.internal.RunPlan;
+import io.logbench.source.internal.StripeSplit;
 import io.logbench.source.internal.StripeSplitSerializer;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

@@ -3,14 +3,14 @@ package io.logbench.verify;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.config.ConfigException;
-import io.logbench.config.RunConfig;
-import io.logbench.ledger.Ledger;
+import io.logbench.ledger.stream.Ledger;
+import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunPlan;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.WindowGrid;
-import io.logbench.sink.discard.DiscardBackend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,12 +61,13 @@ public final class VerifyPlan {
     LedgerView ledger = LedgerView.files(runDir, !settings.continuous());
     List<VerifyTarget> targets = new ArrayList<>();
     Map<String, String> skipped = new LinkedHashMap<>();
+    RunContext run = new RunContext(runId(runDir), plan.dataset().streams(), plan.dataset(), plan.firstIndex());
     for (BackendConfig b : config.backends()) {
-      if (DiscardBackend.KIND.equals(b.spec().kind())) {
-        skipped.put(b.name(), "a discard backend keeps nothing to count");
+      if (!b.spec().capabilities().countable()) {
+        skipped.put(b.name(), "a " + b.spec().kind() + " backend keeps nothing to count");
         continue;
       }
-      targets.add(new VerifyTarget(b.spec(), plan.dataset(), plan.firstIndex(), expected,
+      targets.add(new VerifyTarget(b.spec(), run, expected,
           starts.isEmpty() ? span[0] : starts.get(0), starts.size(), window, ledger, settings));
     }
     if (targets.isEmpty()) {
@@ -74,6 +75,16 @@ public final class VerifyPlan {
           + " backend that is not discard.");
     }
     return new VerifyPlan(plan, runStart, targets, skipped, span);
+  }
+
+  /** run.json's runId, or null when there is no run.json or it names none (an older run). */
+  static String runId(Path runDir) throws IOException {
+    Path file = runDir.resolve(RUN_JSON);
+    if (!Files.exists(file)) {
+      return null;
+    }
+    JsonNode id = new ObjectMapper().readTree(file.toFile()).get("runId");
+    return id == null || !id.isTextual() ? null : id.asText();
   }
 
   /** run.json's runStartMillis; else, for original timestamps, the first line's time. */

@@ -1,24 +1,23 @@
 package io.logbench.verify;
 
 import io.logbench.count.CountReader;
-import io.logbench.dataset.Dataset;
-import io.logbench.dataset.app.AppJsonDataset;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.sink.BackendSpec;
-import io.logbench.sink.files.FilesBackend;
+import io.logbench.sink.Capabilities;
+import io.logbench.sink.RunContext;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Everything needed to check one backend inside a Flink task: its block, the run's dataset and
- * expected counts, the windows, where the ledger is, and the settings. Opens its reader (and with
- * it any secret) only in {@link #openChecker}.
+ * Everything needed to check one backend inside a Flink task: its block, the run (id, dataset
+ * and first line), the expected counts, the windows, where the ledger is, and the settings.
+ * Opens its reader (and with it any secret) only in {@link #openChecker}.
  *
  * @param firstStart start of the first window
  * @param windows number of consecutive windows of {@code windowMillis}
  */
-public record VerifyTarget(BackendSpec spec, Dataset dataset, long firstIndex, ExpectedCounts expected,
+public record VerifyTarget(BackendSpec spec, RunContext run, ExpectedCounts expected,
     long firstStart, int windows, long windowMillis, LedgerView ledger, VerifySettings settings)
     implements Serializable {
 
@@ -39,24 +38,22 @@ public record VerifyTarget(BackendSpec spec, Dataset dataset, long firstIndex, E
 
   /**
    * Whether the backend's reader gives {@code seq mod 999,999} (from the nanosecond timestamp)
-   * rather than full sequence ids: Loki and VictoriaLogs lines without a {@code "seq"} field.
+   * rather than full sequence ids: its ids come from nanosecond offsets and the lines carry no
+   * {@code "seq"} field of their own.
    */
   public boolean idsFromNanos() {
-    boolean nanoReader = "loki".equals(spec.kind()) || "victorialogs".equals(spec.kind());
-    return nanoReader && !(dataset instanceof AppJsonDataset);
+    return spec.capabilities().lineIds() == Capabilities.LineIds.NANOSECOND_OFFSET
+        && !run.dataset().linesCarrySeq();
   }
 
   /** Opens the backend's count reader. */
   public CountReader openReader() {
-    if (spec instanceof FilesBackend files) {
-      return files.openCounter(dataset, firstIndex);
-    }
-    return spec.openCounter(dataset.streams());
+    return spec.openCounter(run);
   }
 
   /** Opens the reader and a checker of every window over it. */
   public BackendChecker openChecker() {
-    return new BackendChecker(name(), openReader(), starts(), windowMillis, expected, firstIndex, ledger, settings,
-        idsFromNanos());
+    return new BackendChecker(name(), openReader(), starts(), windowMillis, expected, run.firstIndex(), ledger,
+        settings, idsFromNanos());
   }
 }

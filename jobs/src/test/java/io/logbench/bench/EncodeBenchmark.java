@@ -5,6 +5,7 @@ import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.dataset.app.AppJsonDataset;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.elasticsearch.internal.BulkEncoder;
 import io.logbench.sink.internal.JsonBytes;
 import io.logbench.sink.loki.LokiBackend;
@@ -109,7 +110,7 @@ public class EncodeBenchmark {
   static Encoder encoder(String format, StreamCatalog streams) {
     LokiBackend loki =
         new LokiBackend("loki", URI.create("http://127.0.0.1:3100"), LokiBackend.Format.JSON, null,
-            Map.of(), null, Duration.ofSeconds(10));
+            Map.of(), null, Duration.ofSeconds(10), Duration.ofSeconds(10));
     List<Map<String, String>> labels = loki.streamLabels(streams);
     JsonBytes body = new JsonBytes(64 * 1024);
     switch (format) {

@@ -6,6 +6,7 @@ import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.dataset.app.AppJsonDataset;
 import io.logbench.sink.BatchSender;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.elasticsearch.ElasticsearchSender;
 import io.logbench.sink.loki.LokiBackend;
@@ -98,16 +99,16 @@ public final class SendBench {
     switch (format) {
       case "loki-json":
         return new LokiBackend("loki", URI.create(url), LokiBackend.Format.JSON, null, Map.of(), null,
-                timeout)
-            .open(streams);
+                timeout, timeout)
+            .open(RunContext.of(streams));
       case "loki-protobuf":
         return new LokiBackend("loki", URI.create(url), LokiBackend.Format.PROTOBUF, null, Map.of(),
-                null, timeout)
-            .open(streams);
+                null, timeout, timeout)
+            .open(RunContext.of(streams));
       case "victorialogs-jsonline":
         return new VictoriaLogsBackend("victorialogs", URI.create(url), null, null, null,
-                VictoriaLogsBackend.DEFAULT_RETENTION, null, timeout)
-            .open(streams);
+                VictoriaLogsBackend.DEFAULT_RETENTION, null, timeout, timeout)
+            .open(RunContext.of(streams));
       case "elasticsearch-bulk":
         return ElasticsearchSender.builder().url(url).index("logbench").streams(streams).build();
       case "splunk-hec":

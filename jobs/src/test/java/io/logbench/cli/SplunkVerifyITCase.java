@@ -3,14 +3,15 @@ package io.logbench.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.logbench.config.ConfigLoader;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import io.logbench.ledger.LedgerEntry;
 import io.logbench.ledger.LedgerFiles;
+import io.logbench.plan.ConfigLoader;
 import io.logbench.plan.RunPlan;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.sink.BatchSender;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.emulator.WindowedPush;
 import io.logbench.sink.splunk.SplunkHecEmulator;
 import io.logbench.testing.LoopbackMiniCluster;
@@ -99,7 +100,7 @@ class SplunkVerifyITCase {
   private Path push(RunPlan plan, int loseIn, int lose) throws Exception {
     ExpectedCounts expected = plan.expectedCounts(0);
     List<LedgerEntry> rows = new ArrayList<>();
-    try (BatchSender s = plan.config().backends().get(0).spec().open(plan.dataset().streams())) {
+    try (BatchSender s = plan.config().backends().get(0).spec().open(RunContext.of(plan.dataset().streams()))) {
       for (int k = 0; k < WINDOWS; k++) {
         LineBatch b = window(plan, expected, k);
         assertThat(b.count()).isEqualTo(100);

@@ -1,21 +1,22 @@
 package io.logbench.cli;
 
-import io.logbench.testing.LoopbackMiniCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.logbench.config.ConfigLoader;
-import io.logbench.config.RunConfig;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import io.logbench.job.FlinkEnvironments;
 import io.logbench.ledger.LedgerEntry;
 import io.logbench.ledger.LedgerFiles;
+import io.logbench.plan.ConfigLoader;
+import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunPlan;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.sink.BatchSender;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.emulator.WindowedPush;
 import io.logbench.sink.loki.LokiEmulator;
 import io.logbench.sink.victorialogs.VictoriaLogsEmulator;
+import io.logbench.testing.LoopbackMiniCluster;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -103,8 +104,8 @@ class VerifyCommandITCase {
     Run r = run();
     ExpectedCounts expected = r.plan().expectedCounts(0);
     RunConfig c = r.plan().config();
-    try (BatchSender l = c.backends().get(0).spec().open(r.plan().dataset().streams());
-        BatchSender v = c.backends().get(1).spec().open(r.plan().dataset().streams())) {
+    try (BatchSender l = c.backends().get(0).spec().open(RunContext.of(r.plan().dataset().streams()));
+        BatchSender v = c.backends().get(1).spec().open(RunContext.of(r.plan().dataset().streams()))) {
       for (int k = 0; k < 2; k++) {
         WindowedPush.sendAccepted(l, window(r.plan(), expected, k));
         if (k == 1) {
@@ -152,8 +153,8 @@ class VerifyCommandITCase {
     Run r = run();
     ExpectedCounts expected = r.plan().expectedCounts(0);
     RunConfig c = r.plan().config();
-    try (BatchSender l = c.backends().get(0).spec().open(r.plan().dataset().streams());
-        BatchSender v = c.backends().get(1).spec().open(r.plan().dataset().streams())) {
+    try (BatchSender l = c.backends().get(0).spec().open(RunContext.of(r.plan().dataset().streams()));
+        BatchSender v = c.backends().get(1).spec().open(RunContext.of(r.plan().dataset().streams()))) {
       for (int k = 0; k < 2; k++) {
         WindowedPush.sendAccepted(l, window(r.plan(), expected, k));
         WindowedPush.sendAccepted(v, window(r.plan(), expected, k));

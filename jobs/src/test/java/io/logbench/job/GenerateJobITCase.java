@@ -1,19 +1,19 @@
 package io.logbench.job;
 
-import io.logbench.testing.LoopbackMiniCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.logbench.config.ConfigLoader;
-import io.logbench.plan.RunPlan;
-import io.logbench.sink.BackendConfig;
-import io.logbench.sink.BatchOutcome;
-import io.logbench.sink.BatchOutcome.Status;
-import io.logbench.sink.DeliverySettings;
-import io.logbench.sink.DeliverySettings.Mode;
-import io.logbench.sink.ThresholdBreach;
 import io.logbench.job.TestBackends.Counting;
 import io.logbench.job.TestBackends.Failing;
 import io.logbench.job.TestBackends.OutcomeSink;
+import io.logbench.plan.ConfigLoader;
+import io.logbench.plan.RunPlan;
+import io.logbench.sink.BackendConfig;
+import io.logbench.sink.BatchOutcome.Status;
+import io.logbench.sink.BatchOutcome;
+import io.logbench.sink.DeliverySettings.Mode;
+import io.logbench.sink.DeliverySettings;
+import io.logbench.sink.ThresholdBreach;
+import io.logbench.testing.LoopbackMiniCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -72,8 +72,8 @@ class GenerateJobITCase {
     DeliverySettings retryFast = DeliverySettings.defaults().withRetry(
         new DeliverySettings.Retry(Duration.ofMillis(20), Duration.ofMillis(200), 2));
     GenerateJob job = new GenerateJob(plan(), List.of(
-        new BackendConfig(new Counting("healthy", id), retryFast),
-        new BackendConfig(new Failing("broken", id, 503), retryFast)), Duration.ofSeconds(1));
+        BackendConfig.of(new Counting("healthy", id), retryFast),
+        BackendConfig.of(new Failing("broken", id, 503), retryFast)), Duration.ofSeconds(1));
     StreamExecutionEnvironment env = env();
     Map<String, DataStream<BatchOutcome>> outcomes = job.build(env);
     assertThat(outcomes).containsOnlyKeys("healthy", "broken");
@@ -107,8 +107,8 @@ class GenerateJobITCase {
   void aTaskFailureRestartsOnlyTheFailingBackendsPipeline() throws Exception {
     String id = UUID.randomUUID().toString();
     GenerateJob job = new GenerateJob(plan(), List.of(
-        new BackendConfig(new Counting("healthy", id), DeliverySettings.defaults()),
-        new BackendConfig(new TestBackends.Crashing("crashing", id, 30, 2), DeliverySettings.defaults())),
+        BackendConfig.of(new Counting("healthy", id), DeliverySettings.defaults()),
+        BackendConfig.of(new TestBackends.Crashing("crashing", id, 30, 2), DeliverySettings.defaults())),
         Duration.ofMillis(500));
     Configuration conf = new Configuration();
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
@@ -138,8 +138,8 @@ class GenerateJobITCase {
     DeliverySettings loadTest = DeliverySettings.defaults().withMode(Mode.LOAD_TEST)
         .withThresholds(new DeliverySettings.Thresholds(0.01, Duration.ofSeconds(2), Duration.ofSeconds(1)));
     GenerateJob job = new GenerateJob(plan(), List.of(
-        new BackendConfig(new Counting("healthy", id), loadTest),
-        new BackendConfig(new Failing("broken", id, 503), loadTest)), Duration.ofSeconds(1));
+        BackendConfig.of(new Counting("healthy", id), loadTest),
+        BackendConfig.of(new Failing("broken", id, 503), loadTest)), Duration.ofSeconds(1));
     GenerateJob.Result result = job.run(env());
 
     BackendSummary healthy = result.backends().get(0);

@@ -3,13 +3,14 @@ package io.logbench.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.cli.Main;
-import io.logbench.config.ConfigLoader;
-import io.logbench.config.RunConfig;
 import io.logbench.count.CountReader;
 import io.logbench.ledger.LedgerEntry;
 import io.logbench.ledger.LedgerFiles;
+import io.logbench.plan.ConfigLoader;
+import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunPlan;
 import io.logbench.sink.BackendConfig;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.elasticsearch.OpenSearchTestServer;
 import io.logbench.sink.files.FilesBackend;
 import io.logbench.sink.kafka.KafkaTestBroker;
@@ -97,8 +98,8 @@ class QuickstartGenerateITCase {
       long window = config.window().toMillis();
       long[] observed;
       try (CountReader reader = b.spec() instanceof FilesBackend files
-          ? files.openCounter(plan.dataset(), plan.firstIndex())
-          : b.spec().openCounter(plan.dataset().streams())) {
+          ? files.openCounter(RunContext.of(plan.dataset(), plan.firstIndex()))
+          : b.spec().openCounter(RunContext.of(plan.dataset().streams()))) {
         observed = reader.counts(from, to, window);
       }
       long total = 0;

@@ -5,6 +5,7 @@ import io.logbench.dataset.StreamCatalog;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.BatchSender;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
 import java.util.Map;
 import java.util.Queue;
@@ -62,7 +63,7 @@ final class TestBackends {
     }
 
     @Override
-    public BatchSender open(StreamCatalog streams) {
+    public BatchSender open(RunContext run) {
       opens(testId, name).incrementAndGet();
       Map<Long, Integer> got = received(testId, name);
       AtomicLong requests = requests(testId, name);
@@ -90,7 +91,7 @@ final class TestBackends {
     }
 
     @Override
-    public BatchSender open(StreamCatalog streams) {
+    public BatchSender open(RunContext run) {
       AtomicLong requests = requests(testId, name);
       return new BatchSender() {
         @Override
@@ -117,7 +118,7 @@ final class TestBackends {
     }
 
     @Override
-    public BatchSender open(StreamCatalog streams) {
+    public BatchSender open(RunContext run) {
       opens(testId, name).incrementAndGet();
       AtomicLong requests = requests(testId, name);
       Map<Long, Integer> got = received(testId, name);

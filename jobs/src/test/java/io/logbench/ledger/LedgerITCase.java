@@ -1,6 +1,5 @@
 package io.logbench.ledger;
 
-import io.logbench.testing.LoopbackMiniCluster;
 import static io.logbench.ledger.LedgerTest.EXPECTED;
 import static io.logbench.ledger.LedgerTest.GRID;
 import static io.logbench.ledger.LedgerTest.MIN;
@@ -12,8 +11,10 @@ import static io.logbench.ledger.Outcomes.tally;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.job.FlinkEnvironments;
-import io.logbench.sink.BatchOutcome;
+import io.logbench.ledger.stream.Ledger;
 import io.logbench.sink.BatchOutcome.Status;
+import io.logbench.sink.BatchOutcome;
+import io.logbench.testing.LoopbackMiniCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

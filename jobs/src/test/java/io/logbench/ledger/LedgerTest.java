@@ -6,6 +6,8 @@ import static io.logbench.ledger.Outcomes.tally;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.logbench.ledger.stream.Ledger;
+import io.logbench.ledger.stream.LedgerBook;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.sink.BatchOutcome.Status;
 import io.logbench.sink.WindowGrid;

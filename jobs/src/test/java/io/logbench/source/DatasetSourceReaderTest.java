@@ -6,6 +6,7 @@ import io.logbench.dataset.LineBatch;
 import io.logbench.schedule.Schedule;
 import io.logbench.source.internal.DatasetSourceReader;
 import io.logbench.source.internal.RunPlan;
+import io.logbench.source.internal.StripeSplit;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

@@ -6,10 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.logbench.count.LineIds;
 import io.logbench.ledger.LedgerEntry;
 import io.logbench.schedule.ExpectedCounts;
-import io.logbench.schedule.TimestampMode;
 import io.logbench.schedule.Timelines;
+import io.logbench.schedule.TimestampMode;
 import io.logbench.schedule.UnpacedSchedule;
 import io.logbench.sink.BatchSender;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.emulator.WindowedPush;
 import io.logbench.sink.loki.LokiBackend;
 import io.logbench.sink.loki.LokiEmulator;
@@ -54,12 +55,12 @@ class BackendCheckerEmulatorTest {
   }
 
   private LokiBackend loki(Duration timeout) {
-    return new LokiBackend("loki", URI.create(loki.url()), LokiBackend.Format.PROTOBUF, null, Map.of(), null, timeout);
+    return new LokiBackend("loki", URI.create(loki.url()), LokiBackend.Format.PROTOBUF, null, Map.of(), null, timeout, timeout);
   }
 
   private VictoriaLogsBackend vl() {
     return new VictoriaLogsBackend("vl", URI.create(vl.url()), "0", "0", null, Duration.ofDays(36_500), null,
-        Duration.ofSeconds(5));
+        Duration.ofSeconds(5), Duration.ofSeconds(5));
   }
 
   private LedgerView ledger(String backend) {
@@ -78,7 +79,7 @@ class BackendCheckerEmulatorTest {
     for (int k = 0; k < WINDOWS; k++) {
       starts.add(MAY_2021_MILLIS + k * MINUTE);
     }
-    return new BackendChecker(spec.name(), spec.openCounter(data.dataset().streams()), starts, MINUTE, expected, 0,
+    return new BackendChecker(spec.name(), spec.openCounter(RunContext.of(data.dataset().streams())), starts, MINUTE, expected, 0,
         ledger(spec.name()), settings, false);
   }
 
@@ -97,7 +98,7 @@ class BackendCheckerEmulatorTest {
 
   @Test
   void aCleanRunIsAllOkFromOneCountQuery() {
-    try (BatchSender s = loki(Duration.ofSeconds(5)).open(data.dataset().streams())) {
+    try (BatchSender s = loki(Duration.ofSeconds(5)).open(RunContext.of(data.dataset().streams()))) {
       data.sendAll(s);
     }
     BackendChecker c = checker(loki(Duration.ofSeconds(5)), oneShot());
@@ -112,13 +113,13 @@ class BackendCheckerEmulatorTest {
   void aLineOnAWindowBoundaryCountsInTheWindowItStarts() {
     // line 6000 is at 03:01:00.000 exactly, the first millisecond of window 1
     assertThat(data.dataset().timestampMillis(6000)).isEqualTo(MAY_2021_MILLIS + MINUTE);
-    try (BatchSender s = loki(Duration.ofSeconds(5)).open(data.dataset().streams())) {
+    try (BatchSender s = loki(Duration.ofSeconds(5)).open(RunContext.of(data.dataset().streams()))) {
       data.sendAll(s);
     }
     loki.faults().clear();
     BackendChecker c = checker(loki(Duration.ofSeconds(5)), oneShot());
     assertThat(statuses(c.step(END))).isEqualTo(Map.of(Status.OK, (long) WINDOWS));
-    try (var reader = loki(Duration.ofSeconds(5)).openCounter(data.dataset().streams())) {
+    try (var reader = loki(Duration.ofSeconds(5)).openCounter(RunContext.of(data.dataset().streams()))) {
       assertThat(reader.sequenceIds(MAY_2021_MILLIS + MINUTE, MAY_2021_MILLIS + MINUTE + 1, 5)).containsExactly(6000L);
     } catch (java.io.IOException e) {
       throw new AssertionError(e);
@@ -127,7 +128,7 @@ class BackendCheckerEmulatorTest {
 
   @Test
   void linesLostAfterAcceptanceAreMissingInExactlyTheirWindowWithTheirIds() {
-    try (BatchSender s = loki(Duration.ofSeconds(5)).open(data.dataset().streams())) {
+    try (BatchSender s = loki(Duration.ofSeconds(5)).open(RunContext.of(data.dataset().streams()))) {
       WindowedPush.sendAccepted(s, data.batch(0));
       loki.faults().loseFromNext(7);
       WindowedPush.sendAccepted(s, data.batch(1));
@@ -153,7 +154,7 @@ class BackendCheckerEmulatorTest {
 
   @Test
   void lokisIdenticalLineDedupIsMissingForThatWindow() {
-    try (BatchSender s = loki(Duration.ofSeconds(5)).open(data.dataset().streams())) {
+    try (BatchSender s = loki(Duration.ofSeconds(5)).open(RunContext.of(data.dataset().streams()))) {
       data.sendAll(s);
       WindowedPush.sendAccepted(s, data.batch(2));
     }
@@ -167,7 +168,7 @@ class BackendCheckerEmulatorTest {
 
   @Test
   void anExtraPushIsDuplicateWithTheRepeatedIds() {
-    try (BatchSender s = vl().open(data.dataset().streams())) {
+    try (BatchSender s = vl().open(RunContext.of(data.dataset().streams()))) {
       data.sendAll(s);
       WindowedPush.sendAccepted(s, data.batch(3));
     }
@@ -182,7 +183,7 @@ class BackendCheckerEmulatorTest {
 
   @Test
   void aBackendThatDoesNotAnswerIsPendingUntilTheDeadlineThenFailsAndIsNeverOk() {
-    try (BatchSender s = loki(Duration.ofSeconds(5)).open(data.dataset().streams())) {
+    try (BatchSender s = loki(Duration.ofSeconds(5)).open(RunContext.of(data.dataset().streams()))) {
       data.sendAll(s);
     }
     loki.queryFaults().hangNext(2);
@@ -200,7 +201,7 @@ class BackendCheckerEmulatorTest {
 
   @Test
   void continuousModeWaitsForSettleAndEndsOkWhenLateLinesArrive() {
-    try (BatchSender s = vl().open(data.dataset().streams())) {
+    try (BatchSender s = vl().open(RunContext.of(data.dataset().streams()))) {
       for (int k = 0; k < 3; k++) {
         WindowedPush.sendAccepted(s, data.batch(k));
       }
@@ -214,7 +215,7 @@ class BackendCheckerEmulatorTest {
     assertThat(c.nextWakeMillis(lastDue - 1)).isEqualTo(lastDue);
     assertThat(c.step(lastDue)).isEmpty(); // window 3 is MISSING for now: not final yet
     assertThat(c.nextWakeMillis(lastDue)).isEqualTo(lastDue + 5_000);
-    try (BatchSender s = vl().open(data.dataset().streams())) {
+    try (BatchSender s = vl().open(RunContext.of(data.dataset().streams()))) {
       WindowedPush.sendAccepted(s, data.batch(3));
     }
     assertThat(c.step(lastDue + 5_000)).extracting(r -> r.verdict().status()).containsExactly(Status.OK);
@@ -223,7 +224,7 @@ class BackendCheckerEmulatorTest {
 
   @Test
   void continuousModeEndsMissingAfterMaxWaitWhenTheWindowNeverMatches() {
-    try (BatchSender s = vl().open(data.dataset().streams())) {
+    try (BatchSender s = vl().open(RunContext.of(data.dataset().streams()))) {
       for (int k = 0; k < 3; k++) {
         WindowedPush.sendAccepted(s, data.batch(k));
       }

@@ -1,8 +1,8 @@
 package io.logbench.count.internal;
 
 import io.logbench.count.CountReader.QueryStats;
+import io.logbench.http.HttpClients;
 import io.logbench.sink.http.HttpAnswers;
-import io.logbench.sink.internal.HttpClients;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;

@@ -88,6 +88,12 @@ public final class AppJsonDataset implements Dataset {
     return new Builder();
   }
 
+  /** Every line ends with its {@code "seq"}. */
+  @Override
+  public boolean linesCarrySeq() {
+    return true;
+  }
+
   @Override
   public String name() {
     return NAME;

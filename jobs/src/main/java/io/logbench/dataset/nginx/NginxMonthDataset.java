@@ -111,6 +111,7 @@ public final class NginxMonthDataset implements Dataset {
     return seed;
   }
 
+  @Override
   public ZoneId zone() {
     return zone;
   }

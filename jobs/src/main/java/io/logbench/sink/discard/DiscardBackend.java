@@ -2,16 +2,19 @@ package io.logbench.sink.discard;
 
 import io.logbench.config.ConfigNode;
 import io.logbench.dataset.LineBatch;
-import io.logbench.dataset.StreamCatalog;
 import io.logbench.sink.BackendSpec;
+import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
-import io.logbench.sink.Backends;
+import io.logbench.sink.CommonSettings;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The {@code discard} backend: accepts every batch at once without I/O, to measure what the
- * generator and the delivery core cost on their own. It has no keys of its own.
+ * generator and the delivery core cost on their own. It has no keys of its own and nothing to
+ * count back.
  */
 public record DiscardBackend(String name) implements BackendSpec {
 
@@ -19,10 +22,10 @@ public record DiscardBackend(String name) implements BackendSpec {
 
   public static final String KIND = "discard";
 
-  /** Reads a {@code kind: discard} block. */
-  public static DiscardBackend parse(ConfigNode block) {
-    block.allowOnly(Backends.keys());
-    return new DiscardBackend(Backends.name(block, KIND));
+  public static final BackendType TYPE = BackendType.of(KIND, List.of(), DiscardBackend::parse);
+
+  static DiscardBackend parse(ConfigNode block, CommonSettings common) {
+    return new DiscardBackend(common.name());
   }
 
   @Override
@@ -31,7 +34,7 @@ public record DiscardBackend(String name) implements BackendSpec {
   }
 
   @Override
-  public BatchSender open(StreamCatalog streams) {
+  public BatchSender open(RunContext run) {
     return new BatchSender() {
       @Override
       public CompletableFuture<SendResult> send(LineBatch batch) {

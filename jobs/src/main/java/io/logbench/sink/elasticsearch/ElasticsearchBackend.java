@@ -3,11 +3,15 @@ package io.logbench.sink.elasticsearch;
 import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.http.BasicAuth;
+import io.logbench.http.HttpClients;
+import io.logbench.http.HttpUrls;
 import io.logbench.sink.BackendSpec;
+import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
-import io.logbench.sink.internal.HttpUrls;
-import io.logbench.sink.internal.SecretRef;
-import io.logbench.sink.internal.HttpClients;
+import io.logbench.sink.Capabilities;
+import io.logbench.sink.CommonSettings;
+import io.logbench.sink.RunContext;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,7 +19,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Base64;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,12 +51,14 @@ import org.slf4j.LoggerFactory;
  * @param name backend name
  * @param url base URL without a trailing slash
  * @param index target index
- * @param user basic-auth user, or null
- * @param password where the password is, or null (never the password itself)
+ * @param auth basic auth (the password from env or file, never the password itself), or null
  * @param refresh refresh policy of each bulk request
+ * @param timeout request timeout of bulk requests
+ * @param queryTimeout request timeout of count queries
  */
 public record ElasticsearchBackend(
-    String kind, String name, String url, String index, String user, SecretRef password, Refresh refresh)
+    String kind, String name, String url, String index, BasicAuth auth, Refresh refresh, Duration timeout,
+    Duration queryTimeout)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -66,6 +72,9 @@ public record ElasticsearchBackend(
   private static final Duration ENSURE_TIMEOUT = Duration.ofSeconds(60);
 
   public static final String DEFAULT_NAME = "elasticsearch";
+
+  public static final BackendType TYPE = new BackendType(List.of("elasticsearch", "opensearch"), DEFAULT_NAME,
+      List.of("url", "index", "user", "password_env", "password_file", "refresh"), ElasticsearchBackend::parse);
   public static final String DEFAULT_INDEX = "logbench";
 
   /** What a bulk request asks about visibility before it answers. */
@@ -76,38 +85,29 @@ public record ElasticsearchBackend(
     WAIT_FOR
   }
 
-  /** Reads and checks an elasticsearch/opensearch backend block. */
-  public static ElasticsearchBackend parse(ConfigNode block) {
-    block.allowOnly(
-        "kind", "name", "url", "index", "user", "password_env", "password_file", "refresh",
-        "delivery", "in_flight", "retry", "thresholds", "timeout");
-    String kind = block.choice("kind", null, "elasticsearch", "opensearch");
-    String name = block.string("name", DEFAULT_NAME);
-    if (name.isBlank() || !name.matches("[A-Za-z0-9._-]+")) {
-      throw block.invalid("name", name, "letters, digits, '.', '_' or '-'");
-    }
+  /** Reads the keys of an elasticsearch/opensearch backend block. */
+  static ElasticsearchBackend parse(ConfigNode block, CommonSettings common) {
     String url = HttpUrls.baseUrl(block, "url", "http://127.0.0.1:9200");
     String index = block.string("index", DEFAULT_INDEX);
     // Index names: lowercase, no spaces or the characters the _bulk path and action would break on.
     if (!index.matches("[a-z0-9][a-z0-9._+-]*") || index.length() > 255) {
       throw block.invalid("index", index, "a lowercase index name (letters, digits, '.', '_', '-', '+')");
     }
-    String user = block.string("user", null);
-    SecretRef password = SecretRef.parse(block, "password_env", "password_file", false, "the password");
-    if (user == null && password != null) {
-      throw new ConfigException(block.path() + ": password_env/password_file needs user as well.");
-    }
-    if (user != null && password == null) {
-      throw new ConfigException(
-          block.path() + ": user needs a password; set password_env or password_file.");
-    }
+    BasicAuth auth = BasicAuth.parse(block);
     Refresh refresh =
         "wait_for".equals(block.choice("refresh", "none", "none", "wait_for")) ? Refresh.WAIT_FOR : Refresh.NONE;
-    return new ElasticsearchBackend(kind, name, url, index, user, password, refresh);
+    return new ElasticsearchBackend(common.kind(), common.name(), url, index, auth, refresh, common.timeout(),
+        common.queryTimeout());
+  }
+
+  /** Counts back; ids are the documents' {@code seq} fields. */
+  @Override
+  public Capabilities capabilities() {
+    return Capabilities.countable(Capabilities.LineIds.SEQUENCE);
   }
 
   @Override
-  public BatchSender open(StreamCatalog streams) {
+  public BatchSender open(RunContext run) {
     String authorization = authorization();
     try (HttpClients http = new HttpClients("elasticsearch-ensure-index", ElasticsearchSender.DEFAULT_CONNECT_TIMEOUT)) {
       ensureIndex(http.client(), url, index, authorization, ENSURE_TIMEOUT);
@@ -116,7 +116,8 @@ public record ElasticsearchBackend(
       LOG.warn("The index {} at {} could not be created with its mapping: {}", index, url, e.getMessage());
     }
     ElasticsearchSender.Builder b =
-        ElasticsearchSender.builder().url(url).index(index).streams(streams).refresh(refresh);
+        ElasticsearchSender.builder().url(url).index(index).streams(run.streams()).refresh(refresh)
+            .requestTimeout(timeout);
     if (authorization != null) {
       b.authorization(authorization);
     }
@@ -125,8 +126,9 @@ public record ElasticsearchBackend(
 
   /** Opens a reader that counts this backend's documents back per window. */
   @Override
-  public ElasticsearchCountReader openCounter(StreamCatalog streams) {
-    ElasticsearchCountReader.Builder b = ElasticsearchCountReader.builder().url(url).index(index);
+  public ElasticsearchCountReader openCounter(RunContext run) {
+    ElasticsearchCountReader.Builder b = ElasticsearchCountReader.builder().url(url).index(index)
+        .requestTimeout(queryTimeout);
     String authorization = authorization();
     if (authorization != null) {
       b.authorization(authorization);
@@ -136,11 +138,7 @@ public record ElasticsearchBackend(
 
   /** The basic-auth header value, or null without a user (a secret: never logged). */
   private String authorization() {
-    if (user == null) {
-      return null;
-    }
-    String pair = user + ":" + password.resolve();
-    return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
+    return auth == null ? null : auth.header(name);
   }
 
   /**

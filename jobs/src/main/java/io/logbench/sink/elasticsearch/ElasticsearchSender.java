@@ -2,12 +2,12 @@ package io.logbench.sink.elasticsearch;
 
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.http.HttpClients;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.elasticsearch.ElasticsearchBackend.Refresh;
 import io.logbench.sink.elasticsearch.internal.BulkClassifier;
 import io.logbench.sink.elasticsearch.internal.BulkEncoder;
-import io.logbench.sink.internal.HttpClients;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

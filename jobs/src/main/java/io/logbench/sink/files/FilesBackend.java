@@ -4,15 +4,20 @@ import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.dataset.Dataset;
 import io.logbench.dataset.LineBatch;
-import io.logbench.dataset.nginx.NginxMonthDataset;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.sink.BackendSpec;
+import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.BatchSender;
+import io.logbench.sink.Capabilities;
+import io.logbench.sink.CommonSettings;
+import io.logbench.sink.DeliveryContext;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.WindowGrid;
 import io.logbench.sink.files.internal.OrderedLayoutWriter;
 import java.nio.file.Path;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -24,19 +29,11 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * dataset} command's output for the same lines, and acknowledges every batch it wrote.
  *
  * <p>Unlike the network backends it is not a {@link BatchSender}: one Flink operator of
- * parallelism 1 puts the batches of all source stripes back in batch id order and appends them,
- * so the job wires it with {@link #write}. Keys of its block:
- *
- * <ul>
- *   <li>{@code kind}: {@value #KIND};
- *   <li>{@code name}: the backend's name in the ledger, default {@value #DEFAULT_NAME};
- *   <li>{@code dir}: the directory the day files go to (required; the seed script's {@code
- *       logdir}).
- * </ul>
- *
- * <p>The delivery keys every backend block may carry ({@code delivery}, {@code in_flight}, {@code
- * retry}, {@code thresholds}, {@code timeout}) are accepted and ignored: a local append either
- * works or fails the job, which then restores from its last checkpoint.
+ * parallelism 1 puts the batches of all source stripes back in batch id order and appends them
+ * ({@link #deliver}). Its own key is {@code dir}, the directory the day files go to (required;
+ * the seed script's {@code logdir}). The delivery keys every backend block may carry are accepted
+ * and have no effect: a local append either works or fails the job, which then restores from its
+ * last checkpoint.
  *
  * @param name the backend's name in the ledger
  * @param dir the directory of the day files
@@ -48,10 +45,7 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
   public static final String KIND = "files";
   public static final String DEFAULT_NAME = "files";
 
-  /** Keys the delivery core reads from every backend block; this backend has no use for them. */
-  private static final String[] DELIVERY_KEYS = {
-    "delivery", "in_flight", "retry", "thresholds", "timeout"
-  };
+  public static final BackendType TYPE = BackendType.of(KIND, List.of("dir"), FilesBackend::parse);
 
   public FilesBackend {
     Objects.requireNonNull(name, "name");
@@ -64,19 +58,8 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
     }
   }
 
-  /** Reads a {@code files} backend block, with path-precise errors. */
-  public static FilesBackend fromConfig(ConfigNode node) {
-    String[] allowed = new String[DELIVERY_KEYS.length + 3];
-    allowed[0] = "kind";
-    allowed[1] = "name";
-    allowed[2] = "dir";
-    System.arraycopy(DELIVERY_KEYS, 0, allowed, 3, DELIVERY_KEYS.length);
-    node.allowOnly(allowed);
-    node.choice("kind", KIND, KIND);
-    String name = node.string("name", DEFAULT_NAME);
-    if (name.isBlank()) {
-      throw node.invalid("name", name, "a non-blank backend name");
-    }
+  /** Reads the keys of a {@code files} backend block, with path-precise errors. */
+  static FilesBackend parse(ConfigNode node, CommonSettings common) {
     String dir = node.string("dir", null);
     if (dir == null) {
       throw ConfigException.missing(
@@ -86,7 +69,7 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
     if (dir.isBlank()) {
       throw node.invalid("dir", dir, "a directory path");
     }
-    return new FilesBackend(name, dir);
+    return new FilesBackend(common.name(), dir);
   }
 
   @Override
@@ -94,32 +77,37 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
     return KIND;
   }
 
-  /** Always fails: this backend is an operator, wired with {@link #write}. */
+  /** Counts back from the day files; ids are sequence ids; needs its batches in order. */
   @Override
-  public BatchSender open(StreamCatalog streams) {
+  public Capabilities capabilities() {
+    return new Capabilities(true, Capabilities.LineIds.SEQUENCE, true);
+  }
+
+  /** Always fails: this backend is an operator, wired by {@link #deliver}. */
+  @Override
+  public BatchSender open(RunContext run) {
     throw new UnsupportedOperationException(
-        "The files backend is not a BatchSender; wire it with FilesBackend.write(batches, spec, grid, zone).");
+        "The files backend is not a BatchSender; its batches go through FilesBackend.deliver.");
+  }
+
+  /** Appends the batches in batch id order through one writer ({@link #write}). */
+  @Override
+  public DataStream<BatchOutcome> deliver(DataStream<LineBatch> batches, DeliveryContext context) {
+    return write(batches, this, context.grid(), context.zone());
   }
 
   /**
-   * A reader of the day files without the run's dataset: nginx-month lines are counted by their
-   * time field (with the offset they carry) and numbered from 0; app-json lines need {@link
-   * #openCounter(Dataset, long)}.
+   * A reader of the day files of the run: app-json lines are timed by their seq, nginx lines by
+   * their time field in the dataset's zone, and nginx sequence ids are positional from the run's
+   * first index. Without the run's dataset, nginx-month lines are counted by their time field
+   * (with the offset they carry) and numbered from 0.
    */
   @Override
-  public FilesCountReader openCounter(StreamCatalog streams) {
-    return FilesCountReader.builder().dir(Path.of(dir)).build();
-  }
-
-  /**
-   * A reader of the day files of a run of {@code dataset} whose first line is {@code firstSeq}
-   * (the plan's first index): app-json lines are timed by their seq, nginx lines by their time
-   * field in the dataset's zone, and nginx sequence ids are positional from {@code firstSeq}.
-   */
-  public FilesCountReader openCounter(Dataset dataset, long firstSeq) {
-    FilesCountReader.Builder b = FilesCountReader.builder().dir(Path.of(dir)).dataset(dataset).firstSeq(firstSeq);
-    if (dataset instanceof NginxMonthDataset nginx) {
-      b.zone(nginx.zone());
+  public FilesCountReader openCounter(RunContext run) {
+    FilesCountReader.Builder b = FilesCountReader.builder().dir(Path.of(dir));
+    Dataset dataset = run.dataset();
+    if (dataset != null) {
+      b.dataset(dataset).firstSeq(run.firstIndex()).zone(dataset.zone());
     }
     return b.build();
   }

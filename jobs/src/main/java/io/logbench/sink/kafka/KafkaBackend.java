@@ -2,19 +2,27 @@ package io.logbench.sink.kafka;
 
 import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
+import io.logbench.config.SecretRef;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.schemas.LogRecord;
 import io.logbench.sink.BackendSpec;
-import io.logbench.sink.kafka.internal.SecretRef;
+import io.logbench.sink.BackendType;
+import io.logbench.sink.BatchOutcome;
+import io.logbench.sink.Capabilities;
+import io.logbench.sink.CommonSettings;
+import io.logbench.sink.DeliveryContext;
+import io.logbench.sink.RunContext;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
@@ -45,6 +53,9 @@ public final class KafkaBackend implements BackendSpec {
   public static final String KIND = "kafka";
   public static final String DEFAULT_NAME = "kafka";
   public static final String DEFAULT_TOPIC = "logbench-lines";
+  public static final BackendType TYPE = BackendType.of(KIND,
+      List.of("bootstrap", "topic", "exactly_once", "transactional_id_prefix", "properties"), KafkaBackend::parse);
+
   /** The transaction timeout of the exactly-once sink: the broker's default maximum, 15 minutes. */
   public static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 900_000L;
 
@@ -83,12 +94,8 @@ public final class KafkaBackend implements BackendSpec {
     return new Builder();
   }
 
-  /** Reads and checks a {@code kind: kafka} backend block. */
-  public static KafkaBackend parse(ConfigNode block) {
-    block.allowOnly(
-        "kind", "name", "bootstrap", "topic", "exactly_once", "transactional_id_prefix",
-        "properties", "delivery", "in_flight", "retry", "thresholds", "timeout");
-    block.choice("kind", null, KIND);
+  /** Reads the keys of a {@code kind: kafka} backend block. */
+  static KafkaBackend parse(ConfigNode block, CommonSettings common) {
     String bootstrap = block.string("bootstrap", null);
     if (bootstrap == null || bootstrap.isBlank()) {
       throw ConfigException.missing(
@@ -97,7 +104,7 @@ public final class KafkaBackend implements BackendSpec {
     }
     Builder b =
         builder()
-            .name(block.string("name", DEFAULT_NAME))
+            .name(common.name())
             .bootstrap(bootstrap)
             .topic(block.string("topic", DEFAULT_TOPIC))
             .exactlyOnce(Boolean.parseBoolean(block.choice("exactly_once", "false", "true", "false")))
@@ -117,12 +124,7 @@ public final class KafkaBackend implements BackendSpec {
               props.path() + "." + key + ": holds a secret, so it must be given as {env: NAME} or {file: PATH}, not inline.");
         }
         ConfigNode ref = props.mapping(key).allowOnly("env", "file");
-        String env = ref.string("env", null);
-        String file = ref.string("file", null);
-        if ((env == null) == (file == null)) {
-          throw new ConfigException(ref.path() + ": give exactly one of env or file.");
-        }
-        b.secret(key, new SecretRef(ref.path(), env, file));
+        b.secret(key, SecretRef.parse(ref, "env", "file", true, props.path() + "." + key));
       } else {
         b.property(key, props.string(key, null));
       }
@@ -139,6 +141,12 @@ public final class KafkaBackend implements BackendSpec {
   @Override
   public String kind() {
     return KIND;
+  }
+
+  /** Counts back by record timestamp; ids are the records' sequence ids. */
+  @Override
+  public Capabilities capabilities() {
+    return Capabilities.countable(Capabilities.LineIds.SEQUENCE);
   }
 
   @Override
@@ -233,17 +241,17 @@ public final class KafkaBackend implements BackendSpec {
    * would still write a batch twice when a task restarts.
    */
   @Override
-  public KafkaSender open(StreamCatalog streams) {
+  public KafkaSender open(RunContext run) {
     if (exactlyOnce) {
       throw new IllegalStateException(
           "Backend " + name + " is exactly_once, so it writes through KafkaBackend.sinkExactlyOnce, not a BatchSender.");
     }
-    return new KafkaSender(new KafkaProducer<>(producerProperties()), topic, streams);
+    return new KafkaSender(new KafkaProducer<>(producerProperties()), topic, run.streams());
   }
 
   /** A reader counting the topic's committed records per window by record timestamp. */
   @Override
-  public KafkaCountReader openCounter(StreamCatalog streams) {
+  public KafkaCountReader openCounter(RunContext run) {
     return KafkaCountReader.of(this, KafkaCountReader.DEFAULT_DEADLINE);
   }
 
@@ -266,6 +274,25 @@ public final class KafkaBackend implements BackendSpec {
         .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
         .setTransactionalIdPrefix(transactionalIdPrefix)
         .build();
+  }
+
+  /**
+   * Idempotent sends through {@link #open}, or with {@code exactly_once} the transactional sink
+   * ({@link #sinkExactlyOnce}) and an {@link HandedOver ACKED outcome} per batch handed to it.
+   */
+  @Override
+  public DataStream<BatchOutcome> deliver(DataStream<LineBatch> batches, DeliveryContext context) {
+    if (!exactlyOnce) {
+      return context.requests().apply(this, context, batches);
+    }
+    sinkExactlyOnce(batches, context.run().streams());
+    // acked = handed to the transactional sink, committed with the next checkpoint; a restore
+    // replays what was not committed and the ledger counts each batch once
+    return batches
+        .map(new HandedOver(name, context.grid()))
+        .returns(TypeInformation.of(BatchOutcome.class))
+        .uid("handed-over-" + name)
+        .name("kafka " + name + " (transactional)");
   }
 
   /** Expands {@code batches} into one record per line and writes them with {@link #exactlyOnceSink}. */

@@ -3,10 +3,14 @@ package io.logbench.sink.loki;
 import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.http.BasicAuth;
+import io.logbench.http.HttpUrls;
 import io.logbench.sink.BackendSpec;
+import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
-import io.logbench.sink.http.BasicAuth;
-import io.logbench.sink.internal.HttpUrls;
+import io.logbench.sink.Capabilities;
+import io.logbench.sink.CommonSettings;
+import io.logbench.sink.RunContext;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +33,8 @@ import java.util.regex.Pattern;
  * @param tenant {@code X-Scope-OrgID} value, or null
  * @param labels extra static labels added to every stream
  * @param auth basic auth (password from env or file), or null
- * @param timeout request timeout
+ * @param timeout request timeout of pushes
+ * @param queryTimeout request timeout of count queries
  */
 public record LokiBackend(
     String name,
@@ -38,7 +43,8 @@ public record LokiBackend(
     String tenant,
     Map<String, String> labels,
     BasicAuth auth,
-    Duration timeout)
+    Duration timeout,
+    Duration queryTimeout)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -46,14 +52,13 @@ public record LokiBackend(
   public static final String KIND = "loki";
   public static final String DEFAULT_NAME = "loki";
   public static final Format DEFAULT_FORMAT = Format.PROTOBUF;
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
   /** Loki's documented default of {@code reject_old_samples_max_age}. */
   public static final Duration DEFAULT_REJECT_OLD_SAMPLES_MAX_AGE = Duration.ofDays(7);
 
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
 
-  /** Keys of the delivery block another part of the run file reads; accepted and ignored here. */
-  static final String[] DELIVERY_KEYS = {"delivery", "in_flight", "retry", "thresholds", "timeout"};
+  public static final BackendType TYPE = BackendType.of(KIND,
+      List.of("url", "format", "tenant", "labels", "user", "password_env", "password_file"), LokiBackend::parse);
 
   /** The body formats Loki's push endpoint takes. */
   public enum Format {
@@ -67,17 +72,8 @@ public record LokiBackend(
     labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
   }
 
-  /** Reads a {@code kind: loki} block. */
-  public static LokiBackend parse(ConfigNode block) {
-    List<String> keys =
-        new ArrayList<>(
-            List.of(
-                "kind", "name", "url", "format", "tenant", "labels", "user", "password_env",
-                "password_file"));
-    keys.addAll(List.of(DELIVERY_KEYS));
-    block.allowOnly(keys.toArray(String[]::new));
-    block.choice("kind", null, KIND);
-    String name = block.string("name", DEFAULT_NAME);
+  /** Reads the keys of a {@code kind: loki} block. */
+  static LokiBackend parse(ConfigNode block, CommonSettings common) {
     URI url = url(block);
     Format format =
         Format.valueOf(block.choice("format", "protobuf", "json", "protobuf").toUpperCase());
@@ -100,8 +96,7 @@ public record LokiBackend(
       labels.put(label, value);
     }
     BasicAuth auth = BasicAuth.parse(block);
-    Duration timeout = block.duration("timeout", DEFAULT_TIMEOUT, false);
-    return new LokiBackend(name, url, format, tenant, labels, auth, timeout);
+    return new LokiBackend(common.name(), url, format, tenant, labels, auth, common.timeout(), common.queryTimeout());
   }
 
   static URI url(ConfigNode block) {
@@ -128,6 +123,12 @@ public record LokiBackend(
   @Override
   public String kind() {
     return KIND;
+  }
+
+  /** Counts back; nginx lines' ids come from their nanosecond offsets, app-json lines carry seq. */
+  @Override
+  public Capabilities capabilities() {
+    return Capabilities.countable(Capabilities.LineIds.NANOSECOND_OFFSET);
   }
 
   /** The push endpoint. */
@@ -179,12 +180,12 @@ public record LokiBackend(
   }
 
   @Override
-  public BatchSender open(StreamCatalog streams) {
-    return new LokiSender(this, streams);
+  public BatchSender open(RunContext run) {
+    return new LokiSender(this, run.streams());
   }
 
   @Override
-  public LokiCountReader openCounter(StreamCatalog streams) {
-    return new LokiCountReader(this, streams);
+  public LokiCountReader openCounter(RunContext run) {
+    return new LokiCountReader(this, run.streams());
   }
 }

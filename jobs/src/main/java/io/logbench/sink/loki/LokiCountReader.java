@@ -74,7 +74,7 @@ public final class LokiCountReader implements CountReader {
     this.spec = spec;
     this.selector = selector(spec, streams);
     this.http = new CountQueries(
-        "Loki backend '" + spec.name() + "'", "loki-count", spec.timeout(), spec.timeout(), spec.requestHeaders());
+        "Loki backend '" + spec.name() + "'", "loki-count", spec.timeout(), spec.queryTimeout(), spec.requestHeaders());
   }
 
   /** The stream selector of the run's lines, e.g. {@code {job="nginx"}}. */

@@ -2,12 +2,18 @@ package io.logbench.sink.splunk;
 
 import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
+import io.logbench.config.SecretRef;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.http.BasicAuth;
+import io.logbench.http.HttpUrls;
 import io.logbench.sink.BackendSpec;
+import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
-import io.logbench.sink.internal.HttpUrls;
-import io.logbench.sink.internal.SecretRef;
+import io.logbench.sink.Capabilities;
+import io.logbench.sink.CommonSettings;
+import io.logbench.sink.RunContext;
 import java.time.Duration;
+import java.util.List;
 
 /**
  * A {@code splunk} backend block: a Splunk HTTP Event Collector, its token and the metadata of
@@ -35,8 +41,10 @@ import java.time.Duration;
  *
  * @param token where the token is (never the token itself)
  * @param searchUrl management URL of the count searches
- * @param searchUser user of the count searches, or null
- * @param searchPassword where that user's password is, or null (never the password itself)
+ * @param searchAuth user of the count searches and where its password is (never the password
+ *     itself), or null
+ * @param timeout request timeout of HEC requests (the answer only; the ack wait has ackTimeout)
+ * @param queryTimeout request timeout of count searches
  */
 public record SplunkBackend(
     String name,
@@ -50,8 +58,9 @@ public record SplunkBackend(
     Duration ackTimeout,
     Duration ackPoll,
     String searchUrl,
-    String searchUser,
-    SecretRef searchPassword)
+    BasicAuth searchAuth,
+    Duration timeout,
+    Duration queryTimeout)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -62,17 +71,12 @@ public record SplunkBackend(
   public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(60);
   public static final Duration DEFAULT_ACK_POLL = Duration.ofSeconds(1);
 
-  /** Reads and checks a splunk backend block. */
-  public static SplunkBackend parse(ConfigNode block) {
-    block.allowOnly(
-        "kind", "name", "url", "token_env", "token_file", "index", "source", "sourcetype", "host",
-        "ack", "ack_timeout", "ack_poll", "search_url", "search_user", "search_password_env",
-        "search_password_file", "delivery", "in_flight", "retry", "thresholds", "timeout");
-    block.choice("kind", null, KIND);
-    String name = block.string("name", DEFAULT_NAME);
-    if (!name.matches("[A-Za-z0-9._-]+")) {
-      throw block.invalid("name", name, "letters, digits, '.', '_' or '-'");
-    }
+  public static final BackendType TYPE = BackendType.of(KIND, List.of("url", "token_env", "token_file", "index",
+      "source", "sourcetype", "host", "ack", "ack_timeout", "ack_poll", "search_url", "search_user",
+      "search_password_env", "search_password_file"), SplunkBackend::parse);
+
+  /** Reads the keys of a splunk backend block. */
+  static SplunkBackend parse(ConfigNode block, CommonSettings common) {
     String url = HttpUrls.baseUrl(block, "url", "https://127.0.0.1:8088");
     SecretRef token = SecretRef.parse(block, "token_env", "token_file", true, "the HEC token");
     String index = block.string("index", null);
@@ -90,20 +94,9 @@ public record SplunkBackend(
         block.string("search_url", null) == null
             ? managementUrl(url)
             : HttpUrls.baseUrl(block, "search_url", "https://127.0.0.1:8089");
-    String searchUser = block.string("search_user", null);
-    SecretRef searchPassword =
-        SecretRef.parse(block, "search_password_env", "search_password_file", false, "the search password");
-    if (searchUser == null && searchPassword != null) {
-      throw new ConfigException(
-          block.path() + ": search_password_env/search_password_file needs search_user as well.");
-    }
-    if (searchUser != null && searchPassword == null) {
-      throw new ConfigException(
-          block.path() + ": search_user needs a password; set search_password_env or search_password_file.");
-    }
-    return new SplunkBackend(
-        name, url, token, index, source, sourcetype, host, ack, ackTimeout, ackPoll, searchUrl, searchUser,
-        searchPassword);
+    BasicAuth searchAuth = BasicAuth.parse(block, "search_user", "search_password_env", "search_password_file");
+    return new SplunkBackend(common.name(), url, token, index, source, sourcetype, host, ack, ackTimeout, ackPoll,
+        searchUrl, searchAuth, common.timeout(), common.queryTimeout());
   }
 
   /** {@code url} with Splunk's management port, 8089. */
@@ -119,8 +112,8 @@ public record SplunkBackend(
    * @throws IllegalStateException when no search credentials are configured
    */
   @Override
-  public SplunkCountReader openCounter(StreamCatalog streams) {
-    if (searchUser == null) {
+  public SplunkCountReader openCounter(RunContext run) {
+    if (searchAuth == null) {
       throw new IllegalStateException(
           "The splunk backend " + name + " needs search_user and search_password_env or"
               + " search_password_file to count its events back.");
@@ -128,7 +121,8 @@ public record SplunkBackend(
     return SplunkCountReader.builder()
         .url(searchUrl)
         .index(index == null ? SplunkCountReader.DEFAULT_INDEX : index)
-        .credentials(searchUser, searchPassword.resolve())
+        .credentials(searchAuth.user(), searchAuth.password().resolve())
+        .requestTimeout(queryTimeout)
         .build();
   }
 
@@ -137,12 +131,19 @@ public record SplunkBackend(
     return KIND;
   }
 
+  /** Counts back with tstats; ids are the events' {@code seq} fields. */
   @Override
-  public BatchSender open(StreamCatalog streams) {
+  public Capabilities capabilities() {
+    return Capabilities.countable(Capabilities.LineIds.SEQUENCE);
+  }
+
+  @Override
+  public BatchSender open(RunContext run) {
     return SplunkSender.builder()
         .url(url)
         .token(token.resolve())
-        .streams(streams)
+        .streams(run.streams())
+        .requestTimeout(timeout)
         .index(index)
         .source(source)
         .sourcetype(sourcetype)

@@ -2,9 +2,9 @@ package io.logbench.sink.splunk;
 
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.http.HttpClients;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
-import io.logbench.sink.internal.HttpClients;
 import io.logbench.sink.splunk.internal.AckPoller;
 import io.logbench.sink.splunk.internal.HecAnswer;
 import io.logbench.sink.splunk.internal.HecEncoder;

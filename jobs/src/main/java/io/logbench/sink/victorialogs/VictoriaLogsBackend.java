@@ -4,10 +4,14 @@ import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.config.Durations;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.http.BasicAuth;
+import io.logbench.http.HttpUrls;
 import io.logbench.sink.BackendSpec;
+import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
-import io.logbench.sink.http.BasicAuth;
-import io.logbench.sink.internal.HttpUrls;
+import io.logbench.sink.Capabilities;
+import io.logbench.sink.CommonSettings;
+import io.logbench.sink.RunContext;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -30,7 +34,8 @@ import java.util.List;
  * @param streamFields fields that make a stream, or null for the dataset's label names
  * @param retention the server's {@code -retentionPeriod}, to warn about lines it would drop
  * @param auth basic auth (password from env or file), or null
- * @param timeout request timeout
+ * @param timeout request timeout of inserts
+ * @param queryTimeout request timeout of count queries
  */
 public record VictoriaLogsBackend(
     String name,
@@ -40,7 +45,8 @@ public record VictoriaLogsBackend(
     List<String> streamFields,
     Duration retention,
     BasicAuth auth,
-    Duration timeout)
+    Duration timeout,
+    Duration queryTimeout)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -49,19 +55,16 @@ public record VictoriaLogsBackend(
   public static final String DEFAULT_NAME = "victorialogs";
   /** VictoriaLogs' default {@code -retentionPeriod}. */
   public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+  public static final BackendType TYPE = BackendType.of(KIND, List.of("url", "account_id", "project_id",
+      "stream_fields", "retention", "user", "password_env", "password_file"), VictoriaLogsBackend::parse);
 
   public VictoriaLogsBackend {
     streamFields = streamFields == null ? null : List.copyOf(streamFields);
   }
 
-  /** Reads a {@code kind: victorialogs} block. */
-  public static VictoriaLogsBackend parse(ConfigNode block) {
-    block.allowOnly(
-        "kind", "name", "url", "account_id", "project_id", "stream_fields", "retention", "user",
-        "password_env", "password_file", "delivery", "in_flight", "retry", "thresholds", "timeout");
-    block.choice("kind", null, KIND);
-    String name = block.string("name", DEFAULT_NAME);
+  /** Reads the keys of a {@code kind: victorialogs} block. */
+  static VictoriaLogsBackend parse(ConfigNode block, CommonSettings common) {
     URI url = url(block);
     String account = tenantId(block, "account_id");
     String project = tenantId(block, "project_id");
@@ -82,8 +85,8 @@ public record VictoriaLogsBackend(
     }
     Duration retention = block.duration("retention", DEFAULT_RETENTION, false);
     BasicAuth auth = BasicAuth.parse(block);
-    Duration timeout = block.duration("timeout", DEFAULT_TIMEOUT, false);
-    return new VictoriaLogsBackend(name, url, account, project, fields, retention, auth, timeout);
+    return new VictoriaLogsBackend(common.name(), url, account, project, fields, retention, auth, common.timeout(),
+        common.queryTimeout());
   }
 
   private static String tenantId(ConfigNode block, String key) {
@@ -118,6 +121,12 @@ public record VictoriaLogsBackend(
   @Override
   public String kind() {
     return KIND;
+  }
+
+  /** Counts back; nginx lines' ids come from their nanosecond offsets, app-json lines carry seq. */
+  @Override
+  public Capabilities capabilities() {
+    return Capabilities.countable(Capabilities.LineIds.NANOSECOND_OFFSET);
   }
 
   /** The stream fields for lines of {@code streams}. */
@@ -155,12 +164,12 @@ public record VictoriaLogsBackend(
   }
 
   @Override
-  public BatchSender open(StreamCatalog streams) {
-    return new VictoriaLogsSender(this, streams);
+  public BatchSender open(RunContext run) {
+    return new VictoriaLogsSender(this, run.streams());
   }
 
   @Override
-  public VictoriaLogsCountReader openCounter(StreamCatalog streams) {
-    return new VictoriaLogsCountReader(this, streams);
+  public VictoriaLogsCountReader openCounter(RunContext run) {
+    return new VictoriaLogsCountReader(this, run.streams());
   }
 }

@@ -60,7 +60,7 @@ public final class VictoriaLogsCountReader implements CountReader {
     this.spec = spec;
     this.filter = filter(spec.streamFields(streams), streams, spec.name());
     this.http = new CountQueries("VictoriaLogs backend '" + spec.name() + "'", "victorialogs-count",
-        spec.timeout(), spec.timeout(), spec.requestHeaders());
+        spec.timeout(), spec.queryTimeout(), spec.requestHeaders());
   }
 
   /** The LogsQL filter of the run's lines, e.g. {@code {job="nginx"}}. */

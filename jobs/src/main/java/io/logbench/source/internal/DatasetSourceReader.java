@@ -3,7 +3,7 @@ package io.logbench.source.internal;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import io.logbench.schedule.Timeline;
-import io.logbench.source.StripeSplit;
+import io.logbench.source.internal.StripeSplit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

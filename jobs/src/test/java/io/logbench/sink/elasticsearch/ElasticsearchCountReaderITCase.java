@@ -6,10 +6,11 @@ import io.logbench.count.CountReader;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import io.logbench.dataset.nginx.NginxMonthDataset;
+import io.logbench.http.HttpClients;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.WindowGrid;
 import io.logbench.sink.elasticsearch.ElasticsearchBackend.Refresh;
-import io.logbench.sink.internal.HttpClients;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -222,8 +223,9 @@ class ElasticsearchCountReaderITCase {
   @Test
   void aBackendBlockOpensACounter() throws Exception {
     ElasticsearchBackend backend =
-        new ElasticsearchBackend("opensearch", "os", server.url(), INDEX, null, null, Refresh.NONE);
-    try (CountReader reader = backend.openCounter(new NginxMonthDataset(8, NginxMonthDataset.Mode.FAST).streams())) {
+        new ElasticsearchBackend("opensearch", "os", server.url(), INDEX, null, Refresh.NONE,
+            java.time.Duration.ofSeconds(10), java.time.Duration.ofSeconds(60));
+    try (CountReader reader = backend.openCounter(RunContext.of(new NginxMonthDataset(8, NginxMonthDataset.Mode.FAST).streams()))) {
       assertThat(LongStream.of(reader.counts(MIDNIGHT, MIDNIGHT + 3 * MINUTE, MINUTE)).sum()).isEqualTo(seqs.size());
     }
   }

@@ -5,14 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.dataset.LineBatch;
-import io.logbench.sink.SendResult;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult.Kind;
+import io.logbench.sink.SendResult;
+import io.logbench.sink.Specs;
 import io.logbench.sink.elasticsearch.ElasticsearchBackend.Refresh;
 import io.logbench.sink.internal.FixedStreams;
 import io.logbench.sink.internal.TestBatches;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.Instant;
 import java.util.BitSet;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -152,12 +154,12 @@ class ElasticsearchSenderITCase {
   @Test
   void aBackendBlockOpensASenderThatWrites() throws Exception {
     ElasticsearchBackend backend =
-        ElasticsearchBackend.parse(
+        Specs.parse(ElasticsearchBackend.TYPE, 
             new io.logbench.config.ConfigNode(
                 new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory())
                     .readTree("kind: opensearch\nurl: " + server.url() + "\nindex: it-block\nrefresh: wait_for\n"),
                 "backends[0]"));
-    try (io.logbench.sink.BatchSender sender = backend.open(streams)) {
+    try (io.logbench.sink.BatchSender sender = backend.open(RunContext.of(streams))) {
       SendResult r = sender.send(TestBatches.of(4, 400, MAY_2021, new int[] {1}, "p", "q")).get(120, TimeUnit.SECONDS);
       assertThat(r).isEqualTo(SendResult.accepted(2, 200));
     }

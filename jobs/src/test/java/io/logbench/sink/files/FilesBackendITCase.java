@@ -1,10 +1,13 @@
 package io.logbench.sink.files;
 
-import io.logbench.testing.LoopbackMiniCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.dataset.nginx.NginxMonthDataset;
 import io.logbench.job.FlinkEnvironments;
+import io.logbench.layout.ChunkWriter;
+import io.logbench.layout.FileChunk;
+import io.logbench.layout.SeedLayout.LayoutFile;
+import io.logbench.layout.SeedLayout;
 import io.logbench.schedule.ConstantRateSchedule;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.schedule.Schedule;
@@ -15,8 +18,8 @@ import io.logbench.schedule.UnpacedSchedule;
 import io.logbench.schedule.WindowCount;
 import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.WindowGrid;
-import io.logbench.sink.files.SeedLayout.LayoutFile;
 import io.logbench.source.DatasetSource;
+import io.logbench.testing.LoopbackMiniCluster;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.dataset.LineBatch;
+import io.logbench.sink.Specs;
 import io.logbench.sink.files.internal.DayFileAppender;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -26,21 +27,21 @@ class FilesBackendTest {
   @Test
   void readsItsKeysAndAcceptsTheDeliveryKeys() throws Exception {
     FilesBackend b =
-        FilesBackend.fromConfig(
+        Specs.parse(FilesBackend.TYPE, 
             block("{\"kind\":\"files\",\"dir\":\"/tmp/logdir\",\"delivery\":\"at-least-once\",\"in_flight\":4,"
-                + "\"retry\":{},\"thresholds\":{},\"timeout\":\"5s\"}"));
+                + "\"retry\":{},\"timeout\":\"5s\"}"));
     assertThat(b).isEqualTo(new FilesBackend("files", "/tmp/logdir"));
     assertThat(b.kind()).isEqualTo("files");
   }
 
   @Test
   void needsADirAndRejectsUnknownKeys() {
-    assertThatThrownBy(() -> FilesBackend.fromConfig(block("{\"kind\":\"files\",\"name\":\"f\"}")))
+    assertThatThrownBy(() -> Specs.parse(FilesBackend.TYPE, block("{\"kind\":\"files\",\"name\":\"f\"}")))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("backends[0].dir");
-    assertThatThrownBy(() -> FilesBackend.fromConfig(block("{\"kind\":\"files\",\"dir\":\"d\",\"url\":\"x\"}")))
+    assertThatThrownBy(() -> Specs.parse(FilesBackend.TYPE, block("{\"kind\":\"files\",\"dir\":\"d\",\"url\":\"x\"}")))
         .isInstanceOf(ConfigException.class)
-        .hasMessage("backends[0].url: unknown key; expected one of kind, name, dir, delivery, in_flight, retry, thresholds, timeout.");
+        .hasMessage("backends[0].url: unknown key; expected one of kind, name, query_timeout, delivery, in_flight, timeout, retry, thresholds, dir.");
   }
 
   @Test

@@ -3,12 +3,16 @@ package io.logbench.sink.files;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.logbench.config.ConfigLoader;
-import io.logbench.config.RunConfig;
 import io.logbench.count.CountReader;
+import io.logbench.layout.ChunkWriter;
+import io.logbench.layout.FileChunk;
+import io.logbench.layout.SeedLayout.LayoutFile;
+import io.logbench.layout.SeedLayout;
+import io.logbench.plan.ConfigLoader;
+import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunPlan;
 import io.logbench.schedule.ExpectedCounts;
-import io.logbench.sink.files.SeedLayout.LayoutFile;
+import io.logbench.sink.RunContext;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -93,7 +97,7 @@ class FilesCountReaderTest {
     long from = Math.floorDiv(span[0], MINUTE) * MINUTE - 2 * MINUTE;
     long to = from + 10 * MINUTE;
     FilesBackend backend = new FilesBackend("files", dir.toString());
-    try (CountReader reader = backend.openCounter(plan.dataset(), plan.firstIndex())) {
+    try (CountReader reader = backend.openCounter(RunContext.of(plan.dataset(), plan.firstIndex()))) {
       long[] perMinute = reader.counts(from, to, MINUTE);
       assertThat(perMinute).containsExactly(expected.perWindow(from, to, MINUTE));
       assertThat(LongStream.of(perMinute).sum()).isEqualTo(plan.lines());
@@ -109,14 +113,14 @@ class FilesCountReaderTest {
       assertThat(reader.sequenceIds(w, w + MINUTE, 3)).containsExactly(firstInWindow, firstInWindow + 1, firstInWindow + 2);
     }
     // the files backend block alone reads the time field with the offset the lines carry
-    try (CountReader reader = backend.openCounter(plan.dataset().streams())) {
+    try (CountReader reader = backend.openCounter(RunContext.of(plan.dataset().streams()))) {
       assertThat(reader.counts(from, to, MINUTE)).containsExactly(expected.perWindow(from, to, MINUTE));
     }
 
     // delete line 100 of the second day's file: 00:00 of May 2 loses exactly one line
     String deleted = deleteLine("2021-05-02.log", 100);
     assertThat(deleted).startsWith("{ \"time\":\"[02/May/2021:00:00:");
-    try (CountReader reader = backend.openCounter(plan.dataset(), plan.firstIndex())) {
+    try (CountReader reader = backend.openCounter(RunContext.of(plan.dataset(), plan.firstIndex()))) {
       long[] after = reader.counts(from, to, MINUTE);
       long[] before = expected.perWindow(from, to, MINUTE);
       int midnight = (int) ((plan.dataset().timestampMillis(plan.firstIndex()) + 3 * MINUTE - from) / MINUTE);
@@ -137,7 +141,7 @@ class FilesCountReaderTest {
     long from = Math.floorDiv(span[0], 1_000) * 1_000 - 1_000;
     long to = from + 8_000;
     FilesBackend backend = new FilesBackend("files", dir.toString());
-    try (CountReader reader = backend.openCounter(plan.dataset(), plan.firstIndex())) {
+    try (CountReader reader = backend.openCounter(RunContext.of(plan.dataset(), plan.firstIndex()))) {
       assertThat(reader.counts(from, to, 1_000)).containsExactly(expected.perWindow(from, to, 1_000));
       assertThat(LongStream.of(reader.counts(from, to, 1_000)).sum()).isEqualTo(5_000);
     }
@@ -146,7 +150,7 @@ class FilesCountReaderTest {
     assertThat(deleted).endsWith("\"seq\":2345}");
     long lostAt = plan.dataset().timestampMillis(2_345);
     long window = from + Math.floorDiv(lostAt - from, 1_000) * 1_000;
-    try (CountReader reader = backend.openCounter(plan.dataset(), plan.firstIndex())) {
+    try (CountReader reader = backend.openCounter(RunContext.of(plan.dataset(), plan.firstIndex()))) {
       long[] after = reader.counts(from, to, 1_000);
       long[] before = expected.perWindow(from, to, 1_000);
       for (int k = 0; k < before.length; k++) {
@@ -161,7 +165,7 @@ class FilesCountReaderTest {
       }
       assertThat(reader.sequenceIds(window, window + 1_000, 10_000)).containsExactlyElementsOf(expectedIds);
     }
-    try (CountReader reader = backend.openCounter(plan.dataset().streams())) {
+    try (CountReader reader = backend.openCounter(RunContext.of(plan.dataset().streams()))) {
       assertThatThrownBy(() -> reader.counts(from, to, 1_000))
           .isInstanceOf(IOException.class)
           .hasMessage("Line 1 of " + dir.resolve(file) + " is an app-json line: it carries no time, and this"

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
+import io.logbench.sink.RunContext;
+import io.logbench.sink.Specs;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
@@ -23,7 +25,7 @@ class KafkaBackendTest {
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
   private static KafkaBackend parse(String yaml) throws Exception {
-    return KafkaBackend.parse(new ConfigNode(YAML.readTree(yaml), "backends[0]"));
+    return Specs.parse(KafkaBackend.TYPE, new ConfigNode(YAML.readTree(yaml), "backends[0]"));
   }
 
   @Test
@@ -56,8 +58,7 @@ class KafkaBackendTest {
               compression.type: lz4
             delivery: at-least-once
             in_flight: 4
-            retry: {max: 3}
-            thresholds: {failed: 1%}
+            retry: {max: 3s}
             timeout: 30s
             """);
     assertThat(b.name()).isEqualTo("k2");
@@ -81,7 +82,7 @@ class KafkaBackendTest {
   void unknownKeysAndBadValuesAreNamed() {
     assertThatThrownBy(() -> parse("kind: kafka\nbootstrap: x:1\ntopc: a\n"))
         .isInstanceOf(ConfigException.class)
-        .hasMessageStartingWith("backends[0].topc: unknown key; expected one of kind, name, bootstrap,");
+        .hasMessageStartingWith("backends[0].topc: unknown key; expected one of kind, name, query_timeout, delivery, in_flight, timeout, retry, thresholds, bootstrap,");
     assertThatThrownBy(() -> parse("kind: kafka\nbootstrap: x:1\nexactly_once: maybe\n"))
         .hasMessage("backends[0].exactly_once: \"maybe\" is not valid; expected one of true, false.");
     assertThatThrownBy(() -> parse("kind: kafka\nbootstrap: x:1\nproperties: [a]\n"))
@@ -115,8 +116,8 @@ class KafkaBackendTest {
                 + "  sasl.jaas.config: {file: " + jaas + "}\n  ssl.key.password: {env: LOGBENCH_TEST_UNSET_VAR}\n");
     assertThat(b.toString())
         .contains("security.protocol=SASL_PLAINTEXT")
-        .contains("sasl.jaas.config=<secret from file " + jaas + ">")
-        .contains("ssl.key.password=<secret from env LOGBENCH_TEST_UNSET_VAR>")
+        .contains("sasl.jaas.config=file:" + jaas)
+        .contains("ssl.key.password=env:LOGBENCH_TEST_UNSET_VAR")
         .doesNotContain("s3cr3t");
     // The spec itself, as shipped to tasks, holds no secret.
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -133,7 +134,7 @@ class KafkaBackendTest {
     assertThatThrownBy(copy::clientProperties)
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
-            "The environment variable LOGBENCH_TEST_UNSET_VAR named by backends[0].properties.ssl.key.password is not set.");
+            "The environment variable LOGBENCH_TEST_UNSET_VAR for backends[0].properties.ssl.key.password is not set or empty.");
   }
 
   @Test
@@ -148,7 +149,7 @@ class KafkaBackendTest {
   @Test
   void anExactlyOnceBackendHasNoBatchSender() throws Exception {
     KafkaBackend b = parse("kind: kafka\nname: eos\nbootstrap: x:1\nexactly_once: true\n");
-    assertThatThrownBy(() -> b.open(KafkaTestData.CATALOG))
+    assertThatThrownBy(() -> b.open(RunContext.of(KafkaTestData.CATALOG)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("Backend eos is exactly_once, so it writes through KafkaBackend.sinkExactlyOnce, not a BatchSender.");
   }

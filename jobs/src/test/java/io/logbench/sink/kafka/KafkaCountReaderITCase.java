@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbench.count.CountReader;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -22,7 +23,7 @@ class KafkaCountReaderITCase {
     KafkaTestBroker.get().createTopic(topic, 3);
     KafkaBackend backend = KafkaBackend.builder().bootstrap(KafkaTestBroker.get().bootstrap()).topic(topic).build();
     int lines = 1_234;
-    try (KafkaSender sender = backend.open(KafkaTestData.CATALOG)) {
+    try (KafkaSender sender = backend.open(RunContext.of(KafkaTestData.CATALOG))) {
       for (int first = 0; first < lines; first += 100) {
         SendResult r = sender.send(KafkaTestData.batch(first / 100, first, Math.min(100, lines - first))).get();
         assertThat(r.kind()).isEqualTo(SendResult.Kind.ACCEPTED);
@@ -35,7 +36,7 @@ class KafkaCountReaderITCase {
     for (long seq = 0; seq < lines; seq++) {
       expected[(int) ((KafkaTestData.millis(seq) - from) / 1_000)]++;
     }
-    try (CountReader reader = backend.openCounter(KafkaTestData.CATALOG)) {
+    try (CountReader reader = backend.openCounter(RunContext.of(KafkaTestData.CATALOG))) {
       long[] counts = reader.counts(from, to, 1_000);
       assertThat(counts).containsExactly(expected);
       assertThat(counts[0]).isZero();

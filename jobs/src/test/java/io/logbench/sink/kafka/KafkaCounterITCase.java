@@ -3,6 +3,7 @@ package io.logbench.sink.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.WindowGrid;
 import java.time.Duration;
@@ -22,7 +23,7 @@ class KafkaCounterITCase {
     KafkaBackend backend =
         KafkaBackend.builder().bootstrap(KafkaTestBroker.get().bootstrap()).topic(topic).build();
     int lines = 1_234;
-    try (KafkaSender sender = backend.open(KafkaTestData.CATALOG)) {
+    try (KafkaSender sender = backend.open(RunContext.of(KafkaTestData.CATALOG))) {
       for (int first = 0; first < lines; first += 100) {
         SendResult r = sender.send(KafkaTestData.batch(first / 100, first, Math.min(100, lines - first))).get();
         assertThat(r.kind()).isEqualTo(SendResult.Kind.ACCEPTED);

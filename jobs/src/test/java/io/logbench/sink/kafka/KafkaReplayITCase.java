@@ -1,10 +1,11 @@
 package io.logbench.sink.kafka;
 
-import io.logbench.testing.LoopbackMiniCluster;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.dataset.LineBatch;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
+import io.logbench.testing.LoopbackMiniCluster;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +34,7 @@ class KafkaReplayITCase {
     int batchSize = 50;
     int lines = 1_020; // the last batch is short: it is emitted when the input ends
     Map<Long, String> originals = new TreeMap<>();
-    try (KafkaSender sender = backend.open(KafkaTestData.CATALOG)) {
+    try (KafkaSender sender = backend.open(RunContext.of(KafkaTestData.CATALOG))) {
       for (long b = 0; b * batchSize < lines; b++) {
         int n = (int) Math.min(batchSize, lines - b * batchSize);
         LineBatch batch = KafkaTestData.batch(b, origin + b * batchSize, n);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.dataset.LineBatch;
 import io.logbench.schemas.LogRecord;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.WindowGrid;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +30,7 @@ class KafkaSenderITCase {
     KafkaTestBroker.get().createTopic("sender-exact", 3);
     LineBatch batch = KafkaTestData.batch(4, 200, 50);
     SendResult result;
-    try (KafkaSender sender = backend("sender-exact").open(KafkaTestData.CATALOG)) {
+    try (KafkaSender sender = backend("sender-exact").open(RunContext.of(KafkaTestData.CATALOG))) {
       result = sender.send(batch).get();
     }
     assertThat(result.kind()).isEqualTo(SendResult.Kind.ACCEPTED);
@@ -59,7 +60,7 @@ class KafkaSenderITCase {
   void aResentBatchIsAcceptedAndCountedTwice() throws Exception {
     KafkaTestBroker.get().createTopic("sender-resend", 2);
     LineBatch batch = KafkaTestData.batch(0, 0, 20);
-    try (KafkaSender sender = backend("sender-resend").open(KafkaTestData.CATALOG)) {
+    try (KafkaSender sender = backend("sender-resend").open(RunContext.of(KafkaTestData.CATALOG))) {
       assertThat(sender.send(batch).get().kind()).isEqualTo(SendResult.Kind.ACCEPTED);
       assertThat(sender.send(batch).get().kind()).isEqualTo(SendResult.Kind.ACCEPTED);
       // the sender goes on working after the resend
@@ -88,7 +89,7 @@ class KafkaSenderITCase {
             .property("max.request.size", "2000")
             .build();
     SendResult result;
-    try (KafkaSender sender = b.open(KafkaTestData.CATALOG)) {
+    try (KafkaSender sender = b.open(RunContext.of(KafkaTestData.CATALOG))) {
       result = sender.send(batch).get();
     }
     assertThat(result.kind()).isEqualTo(SendResult.Kind.PARTIAL);
@@ -109,7 +110,7 @@ class KafkaSenderITCase {
             .property("max.block.ms", "500")
             .build();
     SendResult result;
-    try (KafkaSender sender = b.open(KafkaTestData.CATALOG)) {
+    try (KafkaSender sender = b.open(RunContext.of(KafkaTestData.CATALOG))) {
       result = sender.send(KafkaTestData.batch(0, 0, 2)).get();
     }
     assertThat(result.kind()).isEqualTo(SendResult.Kind.RETRYABLE);

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.dataset.app.AppJsonStreams;
+import io.logbench.sink.Specs;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -15,14 +16,14 @@ import org.junit.jupiter.api.Test;
 class LokiBackendTest {
 
   private static LokiBackend parse(String yaml) throws Exception {
-    return LokiBackend.parse(new ConfigNode(
+    return Specs.parse(LokiBackend.TYPE, new ConfigNode(
         new ObjectMapper(new com.fasterxml.jackson.dataformat.yaml.YAMLFactory()).readTree(yaml), "backends[0]"));
   }
 
   @Test
-  void defaultsAndDeliveryKeysAreIgnored() throws Exception {
+  void defaultsAndTheCommonKeys() throws Exception {
     LokiBackend b = parse("kind: loki\nurl: http://127.0.0.1:3100/\ndelivery: at-least-once\n"
-        + "in_flight: 4\nretry: {max: 3}\nthresholds: {errors: 1%}\n");
+        + "in_flight: 4\nretry: {max: 3s}\n");
     assertThat(b.name()).isEqualTo("loki");
     assertThat(b.format()).isEqualTo(LokiBackend.Format.PROTOBUF);
     assertThat(b.timeout()).isEqualTo(Duration.ofSeconds(10));
@@ -51,7 +52,7 @@ class LokiBackendTest {
     assertThatThrownBy(() -> parse("kind: loki\nurl: http://h\nformat: xml\n"))
         .hasMessage("backends[0].format: \"xml\" is not valid; expected one of json, protobuf.");
     assertThatThrownBy(() -> parse("kind: loki\nurl: http://h\npassword_env: P\n"))
-        .hasMessage("backends[0].user: missing; expected a user name, since a password is configured.");
+        .hasMessage("backends[0].user: missing; expected a user name, since password_env/password_file is set.");
     assertThatThrownBy(() -> parse("kind: loki\nurl: ftp://h\n"))
         .hasMessageStartingWith("backends[0].url: \"ftp://h\" is not valid");
   }

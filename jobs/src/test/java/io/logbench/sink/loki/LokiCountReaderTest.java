@@ -7,24 +7,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.app.AppJsonStreams;
 import io.logbench.dataset.nginx.NginxMonthDataset;
+import io.logbench.http.BasicAuth;
 import io.logbench.sink.BatchSender;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.emulator.WindowedPush;
-import io.logbench.sink.http.BasicAuth;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Base64;
-import org.junit.jupiter.api.io.TempDir;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** LokiCountReader against the LokiEmulator: window mapping, splitting, loss, dedup, errors. */
 class LokiCountReaderTest {
@@ -41,11 +42,11 @@ class LokiCountReaderTest {
 
   private LokiBackend backend(String timeout) {
     return new LokiBackend("loki", URI.create(loki.url()), LokiBackend.Format.PROTOBUF, "team-a",
-        Map.of(), null, Duration.parse("PT" + timeout));
+        Map.of(), null, Duration.parse("PT" + timeout), Duration.parse("PT" + timeout));
   }
 
   private void push(WindowedPush data) {
-    try (BatchSender sender = backend("5S").open(data.dataset().streams())) {
+    try (BatchSender sender = backend("5S").open(RunContext.of(data.dataset().streams()))) {
       data.sendAll(sender);
     }
   }
@@ -54,7 +55,7 @@ class LokiCountReaderTest {
   void countsPerMinuteEqualTheLinesPushedPerMinuteInOneQuery() throws IOException {
     WindowedPush data = new WindowedPush(MAY_2021_MILLIS + 17_000, 40, 283 * 40, MAY_2021_MILLIS, MINUTE, 5);
     push(data);
-    try (LokiCountReader reader = backend("5S").openCounter(data.dataset().streams())) {
+    try (LokiCountReader reader = backend("5S").openCounter(RunContext.of(data.dataset().streams()))) {
       long[] counts = reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 5 * MINUTE, MINUTE);
       assertThat(counts).containsExactly(data.expected());
       assertThat(counts[0]).isEqualTo(43 * 40);
@@ -67,7 +68,7 @@ class LokiCountReaderTest {
   @Test
   void selectorUsesStaticLabelsAndSharedLabelsOrARegexOnTheFirstLabel() {
     LokiBackend withLabels = new LokiBackend("loki", URI.create(loki.url()), LokiBackend.Format.JSON,
-        null, Map.of("env", "bench"), null, Duration.ofSeconds(1));
+        null, Map.of("env", "bench"), null, Duration.ofSeconds(1), Duration.ofSeconds(1));
     assertThat(LokiCountReader.selector(withLabels, new AppJsonStreams(3)))
         .isEqualTo("{env=\"bench\", namespace=\"loadtest\"}");
     assertThat(LokiCountReader.selector(backend("1S"),
@@ -100,7 +101,7 @@ class LokiCountReaderTest {
     long from = MAY_2021_MILLIS - DAY;
     WindowedPush data = new WindowedPush(MAY_2021_MILLIS - 2 * MINUTE, 20, 5 * 60 * 20, from, DAY, 2);
     push(data);
-    try (LokiCountReader reader = backend("5S").openCounter(data.dataset().streams())) {
+    try (LokiCountReader reader = backend("5S").openCounter(RunContext.of(data.dataset().streams()))) {
       long[] counts = reader.counts(from, from + 2 * DAY, DAY);
       assertThat(counts).containsExactly(2 * 60 * 20, 3 * 60 * 20);
     }
@@ -115,11 +116,11 @@ class LokiCountReaderTest {
     LineBatch last = line(999_998, start + MINUTE - 1);
     assertThat(first.timestampNanos(0)).isEqualTo(start * 1_000_000L + 1);
     assertThat(last.timestampNanos(0)).isEqualTo((start + MINUTE) * 1_000_000L - 1);
-    try (BatchSender sender = backend("5S").open(streams)) {
+    try (BatchSender sender = backend("5S").open(RunContext.of(streams))) {
       WindowedPush.sendAccepted(sender, first);
       WindowedPush.sendAccepted(sender, last);
     }
-    try (LokiCountReader reader = backend("5S").openCounter(streams)) {
+    try (LokiCountReader reader = backend("5S").openCounter(RunContext.of(streams))) {
       assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 3 * MINUTE, MINUTE))
           .containsExactly(0, 2, 0);
       assertThat(reader.sequenceIds(start, start + MINUTE, 10)).containsExactly(0L, 999_998L);
@@ -137,11 +138,11 @@ class LokiCountReaderTest {
   @Test
   void identicalLinesPushedTwiceAreObservedOnce() throws IOException {
     WindowedPush data = new WindowedPush(MAY_2021_MILLIS, 10, 1200, MAY_2021_MILLIS, MINUTE, 2);
-    try (BatchSender sender = backend("5S").open(data.dataset().streams())) {
+    try (BatchSender sender = backend("5S").open(RunContext.of(data.dataset().streams()))) {
       data.sendAll(sender);
       WindowedPush.sendAccepted(sender, data.batch(1));
     }
-    try (LokiCountReader reader = backend("5S").openCounter(data.dataset().streams())) {
+    try (LokiCountReader reader = backend("5S").openCounter(RunContext.of(data.dataset().streams()))) {
       assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 2 * MINUTE, MINUTE))
           .containsExactly(data.expected());
     }
@@ -151,12 +152,12 @@ class LokiCountReaderTest {
   @Test
   void moreThan11000PointsAreSplitIntoQueriesTheEmulatorAccepts() throws IOException {
     AppJsonStreams streams = new AppJsonStreams(1);
-    try (BatchSender sender = backend("5S").open(streams)) {
+    try (BatchSender sender = backend("5S").open(RunContext.of(streams))) {
       for (long second : new long[] {0, 10_999, 11_000, 19_999}) {
         WindowedPush.sendAccepted(sender, line(second, MAY_2021_MILLIS + second * 1000 + 999));
       }
     }
-    try (LokiCountReader reader = backend("5S").openCounter(streams)) {
+    try (LokiCountReader reader = backend("5S").openCounter(RunContext.of(streams))) {
       long[] counts = reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 20_000_000L, 1000);
       assertThat(counts).hasSize(20_000);
       assertThat(counts[0] + counts[10_999] + counts[11_000] + counts[19_999]).isEqualTo(4);
@@ -169,12 +170,12 @@ class LokiCountReaderTest {
   void rangesLongerThanMaxQueryLengthAreSplit() throws IOException {
     AppJsonStreams streams = new AppJsonStreams(1);
     long hour = 3_600_000L;
-    try (BatchSender sender = backend("5S").open(streams)) {
+    try (BatchSender sender = backend("5S").open(RunContext.of(streams))) {
       WindowedPush.sendAccepted(sender, line(1, MAY_2021_MILLIS + 5 * hour + 7));
       WindowedPush.sendAccepted(sender, line(2, MAY_2021_MILLIS + 45 * DAY + 7));
     }
     assertThat(LokiCountReader.windowsPerQuery(hour, 0)).isEqualTo(30 * 24 + 1);
-    try (LokiCountReader reader = backend("5S").openCounter(streams)) {
+    try (LokiCountReader reader = backend("5S").openCounter(RunContext.of(streams))) {
       long[] counts = reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 60 * DAY, hour);
       assertThat(counts).hasSize(60 * 24);
       assertThat(counts[5]).isEqualTo(1);
@@ -190,14 +191,14 @@ class LokiCountReaderTest {
   void linesLostAfterAcceptanceShowInExactlyTheirWindowAndSequenceIdsListTheRest()
       throws IOException {
     WindowedPush data = new WindowedPush(MAY_2021_MILLIS, 100, 18_000, MAY_2021_MILLIS, MINUTE, 3);
-    try (BatchSender sender = backend("5S").open(data.dataset().streams())) {
+    try (BatchSender sender = backend("5S").open(RunContext.of(data.dataset().streams()))) {
       WindowedPush.sendAccepted(sender, data.batch(0));
       loki.faults().loseFromNext(7);
       WindowedPush.sendAccepted(sender, data.batch(1));
       WindowedPush.sendAccepted(sender, data.batch(2));
     }
     long[] expected = data.expected();
-    try (LokiCountReader reader = backend("5S").openCounter(data.dataset().streams())) {
+    try (LokiCountReader reader = backend("5S").openCounter(RunContext.of(data.dataset().streams()))) {
       long[] counts = reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 3 * MINUTE, MINUTE);
       assertThat(counts).containsExactly(expected[0], expected[1] - 7, expected[2]);
       long requests = reader.stats().requests();
@@ -220,7 +221,7 @@ class LokiCountReaderTest {
   @Test
   void aFailedAnswerIsAnIOExceptionNamingTheWindowAndStatus() {
     AppJsonStreams streams = new AppJsonStreams(2);
-    try (LokiCountReader reader = backend("5S").openCounter(streams)) {
+    try (LokiCountReader reader = backend("5S").openCounter(RunContext.of(streams))) {
       loki.queryFaults().failNext(1, 500, "internal error: too many outstanding requests");
       assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 3 * MINUTE, MINUTE))
           .isInstanceOf(IOException.class)
@@ -241,7 +242,7 @@ class LokiCountReaderTest {
   @Test
   void aFailureOfTheSecondPieceFailsTheWholeCount() {
     AppJsonStreams streams = new AppJsonStreams(2);
-    try (LokiCountReader reader = backend("5S").openCounter(streams)) {
+    try (LokiCountReader reader = backend("5S").openCounter(RunContext.of(streams))) {
       loki.queryFaults().delayNext(1, Duration.ZERO).failNext(1, 503, "");
       assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 20_000_000L, 1000))
           .isInstanceOf(IOException.class)
@@ -253,7 +254,7 @@ class LokiCountReaderTest {
 
   @Test
   void aBackendThatHangsGivesAnIOExceptionAfterTheTimeout() {
-    try (LokiCountReader reader = backend("0.5S").openCounter(new AppJsonStreams(2))) {
+    try (LokiCountReader reader = backend("0.5S").openCounter(RunContext.of(new AppJsonStreams(2)))) {
       loki.queryFaults().hangNext(1);
       assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + MINUTE, MINUTE))
           .isInstanceOf(IOException.class)
@@ -264,7 +265,7 @@ class LokiCountReaderTest {
 
   @Test
   void windowsThatDoNotTileTheRangeAreRefused() {
-    try (LokiCountReader reader = backend("1S").openCounter(new AppJsonStreams(2))) {
+    try (LokiCountReader reader = backend("1S").openCounter(RunContext.of(new AppJsonStreams(2)))) {
       assertThatThrownBy(() -> reader.counts(0, 90_000, MINUTE))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("Expected windows of a positive size tiling [from, to), got [0, 90000) with"
@@ -276,8 +277,8 @@ class LokiCountReaderTest {
   void queriesCarryTheTenantAndBasicAuthLikePushes(@TempDir Path dir) throws IOException {
     Path secret = Files.writeString(dir.resolve("loki-password"), "s3cret\n");
     LokiBackend spec = new LokiBackend("loki", URI.create(loki.url()), LokiBackend.Format.JSON,
-        "team-a", Map.of(), new BasicAuth("bench", null, secret.toString()), Duration.ofSeconds(5));
-    try (LokiCountReader reader = spec.openCounter(new AppJsonStreams(2))) {
+        "team-a", Map.of(), new BasicAuth("bench", new io.logbench.config.SecretRef("the password", null, secret.toString())), Duration.ofSeconds(5), Duration.ofSeconds(5));
+    try (LokiCountReader reader = spec.openCounter(RunContext.of(new AppJsonStreams(2)))) {
       assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + MINUTE, MINUTE)).containsExactly(0);
     }
     assertThat(loki.lastQueryAuthorization()).isEqualTo("Basic "

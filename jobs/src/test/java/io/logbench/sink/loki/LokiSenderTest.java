@@ -10,8 +10,10 @@ import io.logbench.config.ConfigNode;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.app.AppJsonStreams;
 import io.logbench.sink.BatchSender;
-import io.logbench.sink.SendResult;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult.Kind;
+import io.logbench.sink.SendResult;
+import io.logbench.sink.Specs;
 import io.logbench.sink.loki.internal.LokiPushErrors;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -40,11 +42,11 @@ class LokiSenderTest {
       n.put("tenant", tenant);
     }
     n.putObject("labels").put("job", "logbench");
-    return LokiBackend.parse(new ConfigNode(n, "backends[0]"));
+    return Specs.parse(LokiBackend.TYPE, new ConfigNode(n, "backends[0]"));
   }
 
   private SendResult send(LokiBackend spec, LineBatch batch) {
-    try (BatchSender sender = spec.open(STREAMS)) {
+    try (BatchSender sender = spec.open(RunContext.of(STREAMS))) {
       return sender.send(batch).join();
     }
   }
@@ -275,7 +277,7 @@ class LokiSenderTest {
     java.nio.file.Files.writeString(file, "s3cret\n");
     ObjectNode n = new ObjectMapper().createObjectNode();
     n.put("kind", "loki").put("url", loki.url()).put("user", "bench").put("password_file", file.toString());
-    LokiBackend spec = LokiBackend.parse(new ConfigNode(n, "backends[0]"));
+    LokiBackend spec = Specs.parse(LokiBackend.TYPE, new ConfigNode(n, "backends[0]"));
     assertThat(send(spec, batch(0, 2, MAY_2021_MILLIS, 1, 3)).kind()).isEqualTo(Kind.ACCEPTED);
     assertThat(loki.lastPush().authorization())
         .isEqualTo("Basic " + java.util.Base64.getEncoder().encodeToString("bench:s3cret".getBytes()));

@@ -9,7 +9,9 @@ import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.dataset.LineBatch;
 import io.logbench.sink.BatchSender;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
+import io.logbench.sink.Specs;
 import io.logbench.sink.internal.FixedStreams;
 import io.logbench.sink.internal.TestBatches;
 import java.nio.file.Files;
@@ -31,7 +33,7 @@ class SplunkBackendTest {
 
   @Test
   void defaultsApply() throws Exception {
-    SplunkBackend b = SplunkBackend.parse(block("kind: splunk\nurl: https://splunk:8088\ntoken_env: HEC_TOKEN\n"));
+    SplunkBackend b = Specs.parse(SplunkBackend.TYPE, block("kind: splunk\nurl: https://splunk:8088\ntoken_env: HEC_TOKEN\n"));
     assertThat(b.kind()).isEqualTo("splunk");
     assertThat(b.name()).isEqualTo("splunk");
     assertThat(b.sourcetype()).isEqualTo("logbench");
@@ -42,13 +44,13 @@ class SplunkBackendTest {
   }
 
   @Test
-  void everyKeyIsReadAndDeliveryKeysAreLeftToOthers() throws Exception {
+  void everyKeyIsReadWithTheCommonKeys() throws Exception {
     SplunkBackend b =
-        SplunkBackend.parse(
+        Specs.parse(SplunkBackend.TYPE, 
             block(
                 "kind: splunk\nname: hec\nurl: http://127.0.0.1:8088/\ntoken_file: /run/secrets/hec\nindex: bench\n"
                     + "source: lb\nsourcetype: nginx\nhost: gen-1\nack: true\nack_timeout: 2m\nack_poll: 500ms\n"
-                    + "delivery: at-least-once\nin_flight: 8\nretry: {}\nthresholds: {}\ntimeout: 5s\n"));
+                    + "delivery: at-least-once\nin_flight: 8\nretry: {}\ntimeout: 5s\n"));
     assertThat(b.url()).isEqualTo("http://127.0.0.1:8088");
     assertThat(b.token().file()).isEqualTo("/run/secrets/hec");
     assertThat(b.index()).isEqualTo("bench");
@@ -62,16 +64,16 @@ class SplunkBackendTest {
 
   @Test
   void errorsNameTheKey() {
-    assertThatThrownBy(() -> SplunkBackend.parse(block("kind: splunk\nurl: http://x:8088\n")))
+    assertThatThrownBy(() -> Specs.parse(SplunkBackend.TYPE, block("kind: splunk\nurl: http://x:8088\n")))
         .isInstanceOf(ConfigException.class)
         .hasMessage("backends[1]: the HEC token is required; set token_env (an environment variable) or token_file (a file holding it).");
-    assertThatThrownBy(() -> SplunkBackend.parse(block("kind: splunk\nurl: http://x\ntoken_env: A\ntoken_file: b\n")))
+    assertThatThrownBy(() -> Specs.parse(SplunkBackend.TYPE, block("kind: splunk\nurl: http://x\ntoken_env: A\ntoken_file: b\n")))
         .hasMessage("backends[1]: set either token_env or token_file for the HEC token, not both.");
-    assertThatThrownBy(() -> SplunkBackend.parse(block("kind: splunk\nurl: http://x\ntoken_env: A\nack: maybe\n")))
+    assertThatThrownBy(() -> Specs.parse(SplunkBackend.TYPE, block("kind: splunk\nurl: http://x\ntoken_env: A\nack: maybe\n")))
         .hasMessage("backends[1].ack: \"maybe\" is not valid; expected one of true, false.");
-    assertThatThrownBy(() -> SplunkBackend.parse(block("kind: splunk\nurl: http://x\ntoken_env: A\nack_timeout: 0s\n")))
+    assertThatThrownBy(() -> Specs.parse(SplunkBackend.TYPE, block("kind: splunk\nurl: http://x\ntoken_env: A\nack_timeout: 0s\n")))
         .hasMessageStartingWith("backends[1].ack_timeout: \"0s\" is not valid");
-    assertThatThrownBy(() -> SplunkBackend.parse(block("kind: splunk\nurl: http://x\ntoken_env: A\ntoken: abc\n")))
+    assertThatThrownBy(() -> Specs.parse(SplunkBackend.TYPE, block("kind: splunk\nurl: http://x\ntoken_env: A\ntoken: abc\n")))
         .hasMessageStartingWith("backends[1].token: unknown key");
   }
 
@@ -80,10 +82,10 @@ class SplunkBackendTest {
     Path file = dir.resolve("hec-token");
     Files.writeString(file, SECRET + "\n");
     try (SplunkHecEmulator hec = SplunkHecEmulator.start(SECRET)) {
-      SplunkBackend b = SplunkBackend.parse(block("kind: splunk\nurl: " + hec.url() + "\ntoken_file: " + file + "\n"));
+      SplunkBackend b = Specs.parse(SplunkBackend.TYPE, block("kind: splunk\nurl: " + hec.url() + "\ntoken_file: " + file + "\n"));
       assertThat(b.toString()).doesNotContain(SECRET).contains("file:" + file);
       LineBatch batch = TestBatches.of(1, 0, 1_620_000_000_000L, new int[] {0}, "a");
-      try (BatchSender sender = b.open(new FixedStreams(Map.of("job", "x")))) {
+      try (BatchSender sender = b.open(RunContext.of(new FixedStreams(Map.of("job", "x"))))) {
         SendResult r = sender.send(batch).get(30, TimeUnit.SECONDS);
         assertThat(r.kind()).isEqualTo(SendResult.Kind.ACCEPTED);
         assertThat(sender.toString()).doesNotContain(SECRET);
@@ -94,8 +96,8 @@ class SplunkBackendTest {
 
   @Test
   void aMissingTokenSaysWhereItWasLookedForNotWhatItIs() throws Exception {
-    SplunkBackend b = SplunkBackend.parse(block("kind: splunk\nurl: http://127.0.0.1:9\ntoken_env: LOGBENCH_TEST_UNSET_TOKEN\n"));
-    assertThatThrownBy(() -> b.open(new FixedStreams(Map.of("job", "x"))))
+    SplunkBackend b = Specs.parse(SplunkBackend.TYPE, block("kind: splunk\nurl: http://127.0.0.1:9\ntoken_env: LOGBENCH_TEST_UNSET_TOKEN\n"));
+    assertThatThrownBy(() -> b.open(RunContext.of(new FixedStreams(Map.of("job", "x")))))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("The environment variable LOGBENCH_TEST_UNSET_TOKEN for the HEC token is not set or empty.");
   }

@@ -9,7 +9,9 @@ import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.count.CountReader;
 import io.logbench.dataset.LineBatch;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
+import io.logbench.sink.Specs;
 import io.logbench.sink.WindowGrid;
 import io.logbench.sink.emulator.TestBatches;
 import io.logbench.sink.internal.FixedStreams;
@@ -208,23 +210,23 @@ class SplunkCountReaderTest {
         block("kind: splunk\nurl: " + hec.url() + "\ntoken_env: HEC_TOKEN\nindex: logbench\nsearch_url: " + hec.url()
             + "\nsearch_user: counter\nsearch_password_file: " + password + "\n");
     send(-1, 0);
-    try (CountReader reader = backend.openCounter(STREAMS)) {
+    try (CountReader reader = backend.openCounter(RunContext.of(STREAMS))) {
       assertThat(LongStream.of(reader.counts(T0 - MINUTE, T0 + 12 * MINUTE, MINUTE)).sum()).isEqualTo(1_000);
     }
     assertThat(backend.toString()).doesNotContain(PASSWORD);
 
     SplunkBackend defaults = block("kind: splunk\nurl: https://splunk.example:8088/\ntoken_env: HEC_TOKEN\n");
     assertThat(defaults.searchUrl()).isEqualTo("https://splunk.example:8089");
-    assertThatThrownBy(() -> defaults.openCounter(STREAMS))
+    assertThatThrownBy(() -> defaults.openCounter(RunContext.of(STREAMS)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("The splunk backend splunk needs search_user and search_password_env or"
             + " search_password_file to count its events back.");
     assertThatThrownBy(() -> block("kind: splunk\nurl: http://h:8088\ntoken_env: T\nsearch_user: u\n"))
         .isInstanceOf(ConfigException.class)
-        .hasMessageContaining("search_user needs a password; set search_password_env or search_password_file.");
+        .hasMessageContaining("backends[0].search_password_env: missing; expected search_password_env or search_password_file, since search_user is set.");
   }
 
   private static SplunkBackend block(String yaml) throws Exception {
-    return SplunkBackend.parse(new ConfigNode(new ObjectMapper(new YAMLFactory()).readTree(yaml), "backends[0]"));
+    return Specs.parse(SplunkBackend.TYPE, new ConfigNode(new ObjectMapper(new YAMLFactory()).readTree(yaml), "backends[0]"));
   }
 }

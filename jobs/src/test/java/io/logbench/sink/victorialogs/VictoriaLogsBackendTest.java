@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.logbench.config.ConfigNode;
 import io.logbench.dataset.app.AppJsonStreams;
+import io.logbench.sink.Specs;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class VictoriaLogsBackendTest {
 
   private static VictoriaLogsBackend parse(String yaml) throws Exception {
-    return VictoriaLogsBackend.parse(new ConfigNode(new ObjectMapper(new YAMLFactory()).readTree(yaml), "backends[1]"));
+    return Specs.parse(VictoriaLogsBackend.TYPE, new ConfigNode(new ObjectMapper(new YAMLFactory()).readTree(yaml), "backends[1]"));
   }
 
   @Test

@@ -8,6 +8,7 @@ import io.logbench.count.LineIds;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.app.AppJsonStreams;
 import io.logbench.sink.BatchSender;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.emulator.WindowedPush;
 import java.io.IOException;
 import java.net.URI;
@@ -38,7 +39,7 @@ class VictoriaLogsCountReaderTest {
 
   private VictoriaLogsBackend backend(Duration timeout) {
     return new VictoriaLogsBackend("victorialogs", URI.create(vl.url()), "12", "34", null,
-        Duration.ofDays(36_500), null, timeout);
+        Duration.ofDays(36_500), null, timeout, timeout);
   }
 
   private VictoriaLogsBackend backend() {
@@ -46,7 +47,7 @@ class VictoriaLogsCountReaderTest {
   }
 
   private void push(WindowedPush data) {
-    try (BatchSender sender = backend().open(data.dataset().streams())) {
+    try (BatchSender sender = backend().open(RunContext.of(data.dataset().streams()))) {
       data.sendAll(sender);
     }
   }
@@ -55,7 +56,7 @@ class VictoriaLogsCountReaderTest {
   void countsPerMinuteEqualTheLinesPushedPerMinuteInOneQuery() throws IOException {
     WindowedPush data = new WindowedPush(MAY_2021_MILLIS + 17_000, 40, 283 * 40, MAY_2021_MILLIS, MINUTE, 5);
     push(data);
-    try (VictoriaLogsCountReader reader = backend().openCounter(data.dataset().streams())) {
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(data.dataset().streams()))) {
       long[] counts = reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 5 * MINUTE, MINUTE);
       assertThat(counts).containsExactly(data.expected());
       assertThat(counts[0]).isEqualTo(43 * 40);
@@ -73,7 +74,7 @@ class VictoriaLogsCountReaderTest {
     WindowedPush data = new WindowedPush(MAY_2021_MILLIS + 2 * MINUTE, 10, 600, MAY_2021_MILLIS, MINUTE, 4);
     push(data);
     vl.zeroFill(true);
-    try (VictoriaLogsCountReader reader = backend().openCounter(data.dataset().streams())) {
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(data.dataset().streams()))) {
       assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 4 * MINUTE, MINUTE))
           .containsExactly(0, 0, 600, 0);
     }
@@ -84,7 +85,7 @@ class VictoriaLogsCountReaderTest {
     long from = MAY_2021_MILLIS - DAY;
     WindowedPush data = new WindowedPush(MAY_2021_MILLIS - 2 * MINUTE, 20, 5 * 60 * 20, from, DAY, 2);
     push(data);
-    try (VictoriaLogsCountReader reader = backend().openCounter(data.dataset().streams())) {
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(data.dataset().streams()))) {
       assertThat(reader.counts(from, from + 2 * DAY, DAY)).containsExactly(2 * 60 * 20, 3 * 60 * 20);
     }
     assertThat(vl.lastSelectParams()).containsEntry("offset", "-3h").containsEntry("step", "1d");
@@ -101,7 +102,7 @@ class VictoriaLogsCountReaderTest {
         .header("ProjectID", "34").POST(HttpRequest.BodyPublishers.ofString(body)).build();
     assertThat(HttpClient.newHttpClient().send(insert, HttpResponse.BodyHandlers.discarding())
         .statusCode()).isEqualTo(200);
-    try (VictoriaLogsCountReader reader = backend().openCounter(new AppJsonStreams(2))) {
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(new AppJsonStreams(2)))) {
       assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 3 * MINUTE, MINUTE))
           .containsExactly(1, 1, 0);
     }
@@ -110,12 +111,12 @@ class VictoriaLogsCountReaderTest {
   @Test
   void aRetriedBatchIsCountedTwice() throws IOException {
     WindowedPush data = new WindowedPush(MAY_2021_MILLIS, 10, 1200, MAY_2021_MILLIS, MINUTE, 2);
-    try (BatchSender sender = backend().open(data.dataset().streams())) {
+    try (BatchSender sender = backend().open(RunContext.of(data.dataset().streams()))) {
       data.sendAll(sender);
       WindowedPush.sendAccepted(sender, data.batch(1));
     }
     long[] expected = data.expected();
-    try (VictoriaLogsCountReader reader = backend().openCounter(data.dataset().streams())) {
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(data.dataset().streams()))) {
       assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 2 * MINUTE, MINUTE))
           .containsExactly(expected[0], 2 * expected[1]);
       List<Long> ids = reader.sequenceIds(MAY_2021_MILLIS + MINUTE, MAY_2021_MILLIS + 2 * MINUTE, 10_000);
@@ -128,12 +129,12 @@ class VictoriaLogsCountReaderTest {
   @Test
   void longRangesAreSplitAtTenThousandBuckets() throws IOException {
     AppJsonStreams streams = new AppJsonStreams(1);
-    try (BatchSender sender = backend().open(streams)) {
+    try (BatchSender sender = backend().open(RunContext.of(streams))) {
       for (long second : new long[] {0, 9_999, 10_000, 19_999, 20_000}) {
         WindowedPush.sendAccepted(sender, line(second, MAY_2021_MILLIS + second * 1000));
       }
     }
-    try (VictoriaLogsCountReader reader = backend().openCounter(streams)) {
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(streams))) {
       long[] counts = reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 20_500_000L, 1000);
       assertThat(counts).hasSize(20_500).containsOnly(0, 1);
       assertThat(counts[0] + counts[9_999] + counts[10_000] + counts[19_999] + counts[20_000])
@@ -153,11 +154,11 @@ class VictoriaLogsCountReaderTest {
   @Test
   void linesWithoutASeqFieldAreIdentifiedByTheirNanosecondOffset() throws IOException {
     AppJsonStreams streams = new AppJsonStreams(1);
-    try (BatchSender sender = backend().open(streams)) {
+    try (BatchSender sender = backend().open(RunContext.of(streams))) {
       WindowedPush.sendAccepted(sender, line(41, MAY_2021_MILLIS + 5));
       WindowedPush.sendAccepted(sender, line(1_000_041, MAY_2021_MILLIS + 6));
     }
-    try (VictoriaLogsCountReader reader = backend().openCounter(streams)) {
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(streams))) {
       // 1,000,041 mod 999,999 = 42: the id within its millisecond.
       assertThat(reader.sequenceIds(MAY_2021_MILLIS, MAY_2021_MILLIS + MINUTE, 10))
           .containsExactlyInAnyOrder(41L, 42L);
@@ -168,14 +169,14 @@ class VictoriaLogsCountReaderTest {
   void linesLostAfterAcceptanceShowInExactlyTheirWindowAndSequenceIdsListTheRest()
       throws IOException {
     WindowedPush data = new WindowedPush(MAY_2021_MILLIS, 100, 18_000, MAY_2021_MILLIS, MINUTE, 3);
-    try (BatchSender sender = backend().open(data.dataset().streams())) {
+    try (BatchSender sender = backend().open(RunContext.of(data.dataset().streams()))) {
       WindowedPush.sendAccepted(sender, data.batch(0));
       vl.faults().loseFromNext(7);
       WindowedPush.sendAccepted(sender, data.batch(1));
       WindowedPush.sendAccepted(sender, data.batch(2));
     }
     long[] expected = data.expected();
-    try (VictoriaLogsCountReader reader = backend().openCounter(data.dataset().streams())) {
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(data.dataset().streams()))) {
       assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 3 * MINUTE, MINUTE))
           .containsExactly(expected[0], expected[1] - 7, expected[2]);
       List<Long> ids = reader.sequenceIds(MAY_2021_MILLIS + MINUTE, MAY_2021_MILLIS + 2 * MINUTE, 10_000);
@@ -194,7 +195,7 @@ class VictoriaLogsCountReaderTest {
 
   @Test
   void aFailedAnswerIsAnIOExceptionNamingTheWindowAndStatus() {
-    try (VictoriaLogsCountReader reader = backend().openCounter(new AppJsonStreams(2))) {
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(new AppJsonStreams(2)))) {
       vl.queryFaults().failNext(1, 500, "cannot execute query: out of memory");
       assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 3 * MINUTE, MINUTE))
           .isInstanceOf(IOException.class)
@@ -215,7 +216,7 @@ class VictoriaLogsCountReaderTest {
 
   @Test
   void aFailureOfTheSecondPieceFailsTheWholeCount() {
-    try (VictoriaLogsCountReader reader = backend().openCounter(new AppJsonStreams(2))) {
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(new AppJsonStreams(2)))) {
       vl.queryFaults().delayNext(1, Duration.ZERO).failNext(1, 503, "");
       assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 20_000_000L, 1000))
           .isInstanceOf(IOException.class)
@@ -227,7 +228,7 @@ class VictoriaLogsCountReaderTest {
   @Test
   void aBackendThatHangsGivesAnIOExceptionAfterTheTimeout() {
     try (VictoriaLogsCountReader reader =
-        backend(Duration.ofMillis(500)).openCounter(new AppJsonStreams(2))) {
+        backend(Duration.ofMillis(500)).openCounter(RunContext.of(new AppJsonStreams(2)))) {
       vl.queryFaults().hangNext(1);
       assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + MINUTE, MINUTE))
           .isInstanceOf(IOException.class)

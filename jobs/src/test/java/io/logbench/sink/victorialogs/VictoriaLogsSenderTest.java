@@ -10,8 +10,10 @@ import io.logbench.config.ConfigNode;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.app.AppJsonStreams;
 import io.logbench.sink.BatchSender;
-import io.logbench.sink.SendResult;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult.Kind;
+import io.logbench.sink.SendResult;
+import io.logbench.sink.Specs;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -34,11 +36,11 @@ class VictoriaLogsSenderTest {
     if (account != null) {
       n.put("account_id", account).put("project_id", 7);
     }
-    return VictoriaLogsBackend.parse(new ConfigNode(n, "backends[1]"));
+    return Specs.parse(VictoriaLogsBackend.TYPE, new ConfigNode(n, "backends[1]"));
   }
 
   private SendResult send(VictoriaLogsBackend spec, LineBatch b) {
-    try (BatchSender s = spec.open(STREAMS)) {
+    try (BatchSender s = spec.open(RunContext.of(STREAMS))) {
       return s.send(b).join();
     }
   }

@@ -2,7 +2,7 @@ package io.logbench.source.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.logbench.source.StripeSplit;
+import io.logbench.source.internal.StripeSplit;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

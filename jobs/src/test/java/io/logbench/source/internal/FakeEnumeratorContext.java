@@ -1,6 +1,6 @@
 package io.logbench.source.internal;
 
-import io.logbench.source.StripeSplit;
+import io.logbench.source.internal.StripeSplit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -3,7 +3,7 @@ package io.logbench.source.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.logbench.source.StripeSplit;
+import io.logbench.source.internal.StripeSplit;
 import java.io.IOException;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,8 +1,8 @@
 package io.logbench.sink.files.internal;
 
 import io.logbench.dataset.LineBatch;
-import io.logbench.sink.files.MinuteJoiner;
-import io.logbench.sink.files.SeedLayout;
+import io.logbench.layout.MinuteJoiner;
+import io.logbench.layout.SeedLayout;
 import io.logbench.sink.internal.JsonBytes;
 import java.io.Closeable;
 import java.io.DataInputStream;

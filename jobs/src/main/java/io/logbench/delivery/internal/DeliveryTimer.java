@@ -1,0 +1,20 @@
+package io.logbench.delivery.internal;
+
+/**
+ * The one thread a delivery runs on, and its timers: every step of every batch's delivery (sends,
+ * answers, backoff, timeouts) runs here, one at a time, so no delivery state is touched from an
+ * HTTP callback thread. Tests use a manual implementation with virtual time.
+ */
+public interface DeliveryTimer {
+
+  /** Runs {@code task} on the delivery thread, soon. */
+  void execute(Runnable task);
+
+  /** Runs {@code task} on the delivery thread after {@code delayNanos}. */
+  Cancellable schedule(Runnable task, long delayNanos);
+
+  /** A scheduled task that may be called off. */
+  interface Cancellable {
+    void cancel();
+  }
+}

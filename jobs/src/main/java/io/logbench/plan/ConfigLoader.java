@@ -1,0 +1,300 @@
+package io.logbench.plan;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.logbench.config.ConfigException;
+import io.logbench.config.ConfigNode;
+import io.logbench.config.Durations;
+import io.logbench.dataset.nginx.NginxMonthDataset;
+import io.logbench.schedule.TimestampMode;
+import io.logbench.sink.BackendConfig;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.List;
+
+/**
+ * Reads and checks a YAML run file before anything runs. Every failure is a {@link
+ * ConfigException} naming the file, the key path, the value and what was expected.
+ */
+public final class ConfigLoader {
+
+  /** The seed 004 month: 2021-05-01T00:00-03:00 to 2021-06-01T00:00-03:00. */
+  static final Instant NGINX_START = Instant.parse("2021-05-01T03:00:00Z");
+  static final Instant NGINX_END = Instant.parse("2021-06-01T03:00:00Z");
+  static final Instant APP_JSON_START = Instant.parse("2026-10-13T08:12:46Z");
+  private static final long DAY_MILLIS = Duration.ofDays(1).toMillis();
+
+  private static final ObjectMapper YAML =
+      new ObjectMapper(new YAMLFactory()).enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+
+  private ConfigLoader() {}
+
+  /** Reads and checks {@code file}. */
+  public static RunConfig load(Path file) {
+    String text;
+    try {
+      text = Files.readString(file);
+    } catch (NoSuchFileException e) {
+      throw new ConfigException(file + ": no such run file.");
+    } catch (IOException e) {
+      throw new ConfigException(file + ": cannot be read: " + e.getMessage());
+    }
+    try {
+      return parse(text, file.getFileName().toString().replaceFirst("\\.ya?ml$", ""));
+    } catch (ConfigException e) {
+      throw new ConfigException(file + ": " + e.getMessage());
+    }
+  }
+
+  private static final java.util.regex.Pattern VARIABLE =
+      java.util.regex.Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?}");
+
+  /**
+   * Replaces {@code ${NAME}} and {@code ${NAME:-default}} with environment variables (or system
+   * properties), so one run
+   * file serves several machines (addresses, ports); a variable that is not set and has no
+   * default is an error naming its line.
+   */
+  static String substitute(String text, java.util.function.UnaryOperator<String> env) {
+    StringBuilder out = new StringBuilder();
+    String[] lines = text.split("\n", -1);
+    for (int n = 0; n < lines.length; n++) {
+      java.util.regex.Matcher m = VARIABLE.matcher(lines[n]);
+      StringBuilder line = new StringBuilder();
+      while (m.find()) {
+        String value = env.apply(m.group(1));
+        if (value == null) {
+          if (m.group(2) == null) {
+            throw new ConfigException("line " + (n + 1) + ": ${" + m.group(1)
+                + "} is not set in the environment; set it or write ${" + m.group(1) + ":-default}.");
+          }
+          value = m.group(2);
+        }
+        m.appendReplacement(line, java.util.regex.Matcher.quoteReplacement(value));
+      }
+      m.appendTail(line);
+      out.append(line);
+      if (n < lines.length - 1) {
+        out.append('\n');
+      }
+    }
+    return out.toString();
+  }
+
+  /** Checks a run file's text; {@code defaultName} names the run when the file does not. */
+  public static RunConfig parse(String text, String defaultName) {
+    return parse(text, defaultName, ConfigLoader::variable);
+  }
+
+  /** An environment variable, or else a Java system property of that name ({@code -DNAME=...}). */
+  static String variable(String name) {
+    String v = System.getenv(name);
+    return v != null ? v : System.getProperty(name);
+  }
+
+  /** As {@link #parse(String, String)}, with {@code env} for {@code ${NAME}} variables. */
+  public static RunConfig parse(String text, String defaultName, java.util.function.UnaryOperator<String> env) {
+    text = substitute(text, env);
+    JsonNode root;
+    try {
+      root = YAML.readTree(text);
+    } catch (JsonProcessingException e) {
+      String where = e.getLocation() == null ? "" : " at line " + e.getLocation().getLineNr()
+          + ", column " + e.getLocation().getColumnNr();
+      throw new ConfigException("not valid YAML" + where + ": " + yamlMessage(e.getOriginalMessage()));
+    }
+    if (root == null || root.isMissingNode() || root.isNull()) {
+      throw new ConfigException("empty run file; expected at least a dataset block.");
+    }
+    if (!root.isObject()) {
+      throw new ConfigException("the run file must be a mapping of keys, not " + root.getNodeType() + ".");
+    }
+    ConfigNode top = new ConfigNode(root, "");
+    top.allowOnly("name", "dataset", "schedule", "timestamps", "batch", "window", "zone", "parallelism", "run",
+        "backends");
+
+    String name = top.string("name", defaultName);
+    if (name == null || !name.matches("[A-Za-z0-9._-]+")) {
+      throw ConfigException.invalid("name", name, "letters, digits, '.', '_' or '-'");
+    }
+    if (!top.has("dataset")) {
+      throw ConfigException.missing("dataset", "a dataset block with kind nginx-month or app-json");
+    }
+    DatasetSpec dataset = dataset(top.mapping("dataset"));
+    ScheduleSpec schedule = schedule(top.mapping("schedule"));
+    TimestampMode timestamps =
+        TimestampMode.fromKey(top.choice("timestamps", "original", "original", "compressed", "now"));
+    int batchLines =
+        (int) top.mapping("batch").allowOnly("lines")
+            .integer("lines", 100, 1, 100_000, "a number of lines per batch from 1 to 100000");
+    Duration window = top.duration("window", Duration.ofMinutes(1), false);
+    checkWindow("window", window);
+    ZoneId defaultZone =
+        DatasetSpec.NGINX_MONTH.equals(dataset.kind()) ? NginxMonthDataset.SCRIPT_ZONE : ZoneOffset.UTC;
+    ZoneId zone = top.zone("zone", defaultZone);
+    int parallelism =
+        (int) top.integer("parallelism", 2, 1, 1024, "a Flink parallelism from 1 to 1024");
+    ConfigNode run = top.mapping("run").allowOnly("dir", "checkpoint_interval", "ledger_kafka");
+    io.logbench.ledger.LedgerKafka ledgerKafka = null;
+    if (run.has("ledger_kafka")) {
+      ConfigNode lk = run.mapping("ledger_kafka").allowOnly("bootstrap", "topic");
+      String bootstrap = lk.string("bootstrap", null);
+      if (bootstrap == null || bootstrap.isBlank()) {
+        throw ConfigException.missing(lk.path() + ".bootstrap", "the Kafka bootstrap servers of the ledger topic");
+      }
+      ledgerKafka = new io.logbench.ledger.LedgerKafka(bootstrap, lk.string("topic", "logbench-ledger"));
+    }
+    Path runDir = Path.of(run.string("dir", "runs/" + name));
+    Duration checkpointInterval =
+        run.duration("checkpoint_interval", RunConfig.DEFAULT_CHECKPOINT_INTERVAL, false);
+    List<BackendConfig> backends = Backends.parseList(top, "backends");
+
+    sanityCheck(dataset, schedule, timestamps);
+    return new RunConfig(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir,
+        backends, checkpointInterval, ledgerKafka);
+  }
+
+  private static DatasetSpec dataset(ConfigNode d) {
+    String kind = d.choice("kind", null, DatasetSpec.NGINX_MONTH, DatasetSpec.APP_JSON);
+    if (DatasetSpec.NGINX_MONTH.equals(kind)) {
+      d.allowOnly("kind", "mode", "seed", "from", "until");
+      NginxMonthDataset.Mode mode =
+          NginxMonthDataset.Mode.fromKey(d.choice("mode", "python-compatible", "python-compatible", "fast"));
+      long seed = d.integer("seed", 8, Long.MIN_VALUE, Long.MAX_VALUE, "an integer seed");
+      Instant from = d.instant("from");
+      Instant until = d.instant("until");
+      from = from == null ? NGINX_START : from;
+      until = until == null ? NGINX_END : until;
+      checkSlice(d.path(), from, until);
+      return new DatasetSpec(kind, mode, seed, from, until, null, 0, null, 0);
+    }
+    d.allowOnly("kind", "seed", "lines", "streams", "start", "rate");
+    long seed = d.integer("seed", 0, Long.MIN_VALUE, Long.MAX_VALUE, "an integer seed");
+    Long lines = d.has("lines")
+        ? d.integer("lines", 0, 1, Long.MAX_VALUE / 4, "a number of lines greater than 0")
+        : null;
+    int streams = (int) d.integer("streams", 20, 1, 100_000, "a number of streams from 1 to 100000");
+    Instant start = d.instant("start");
+    long rate = d.integer("rate", 10_000, 1, 1_000_000_000_000L,
+        "the dataset's own rate, a whole number of lines per second greater than 0");
+    return new DatasetSpec(kind, null, seed, null, null, lines, streams,
+        start == null ? APP_JSON_START : start, rate);
+  }
+
+  private static void checkSlice(String path, Instant from, Instant until) {
+    String month = "a time in the seed 004 month, 2021-05-01T00:00:00-03:00 to 2021-06-01T00:00:00-03:00,"
+        + " on a whole minute";
+    for (var e : List.of(java.util.Map.entry("from", from), java.util.Map.entry("until", until))) {
+      Instant t = e.getValue();
+      if (t.isBefore(NGINX_START) || t.isAfter(NGINX_END) || t.toEpochMilli() % 60_000 != 0) {
+        throw ConfigException.invalid(path + "." + e.getKey(), t.atOffset(ZoneOffset.ofHours(-3)).toString(), month);
+      }
+    }
+    if (!until.isAfter(from)) {
+      throw ConfigException.invalid(path + ".until", until.atOffset(ZoneOffset.ofHours(-3)).toString(),
+          "a time after " + path + ".from (" + from.atOffset(ZoneOffset.ofHours(-3)) + ")");
+    }
+  }
+
+  private static ScheduleSpec schedule(ConfigNode s) {
+    String kind = s.choice("kind", ScheduleSpec.MAX,
+        ScheduleSpec.CONSTANT, ScheduleSpec.LADDER, ScheduleSpec.REPLAY, ScheduleSpec.MAX);
+    switch (kind) {
+      case ScheduleSpec.CONSTANT -> {
+        s.allowOnly("kind", "rate", "duration");
+        if (!s.has("rate")) {
+          throw ConfigException.missing(s.path() + ".rate", "lines per second, greater than 0");
+        }
+        double rate = s.number("rate", 0, 0, "lines per second, greater than 0");
+        Duration duration = s.duration("duration", null, false);
+        return new ScheduleSpec(kind, rate, duration, null, null, null, 0);
+      }
+      case ScheduleSpec.LADDER -> {
+        s.allowOnly("kind", "steps", "ramp", "hold", "step");
+        List<Double> steps = s.numbers("steps", ScheduleSpec.DEFAULT_STEPS, 0, "lines per second, greater than 0");
+        for (int i = 0; i < steps.size(); i++) {
+          if (steps.get(i) != Math.rint(steps.get(i))) {
+            throw ConfigException.invalid(s.path() + ".steps[" + i + "]", steps.get(i),
+                "a whole number of lines per second, greater than 0");
+          }
+        }
+        Duration ramp = s.duration("ramp", ScheduleSpec.DEFAULT_RAMP, true);
+        if (s.has("step") && s.has("hold")) {
+          throw new ConfigException(s.path() + ".step and " + s.path()
+              + ".hold: give one of them; a step lasts its ramp plus its hold.");
+        }
+        Duration hold;
+        if (s.has("step")) {
+          Duration step = s.duration("step", null, false);
+          if (ramp.compareTo(step) >= 0) {
+            throw ConfigException.invalid(s.path() + ".ramp", Durations.format(ramp),
+                "a ramp shorter than a step (" + s.path() + ".step is " + Durations.format(step) + ")");
+          }
+          hold = step.minus(ramp);
+        } else {
+          hold = s.duration("hold", ScheduleSpec.DEFAULT_HOLD, false);
+        }
+        return new ScheduleSpec(kind, 0, null, steps, ramp, hold, 0);
+      }
+      case ScheduleSpec.REPLAY -> {
+        s.allowOnly("kind", "speedup");
+        double speedup = s.number("speedup", 1, 0, "a speed-up factor greater than 0");
+        return new ScheduleSpec(kind, 0, null, null, null, null, speedup);
+      }
+      default -> {
+        s.allowOnly("kind");
+        return new ScheduleSpec(kind, 0, null, null, null, null, 0);
+      }
+    }
+  }
+
+  /** One check of every rule that spans blocks. */
+  private static void sanityCheck(DatasetSpec dataset, ScheduleSpec schedule, TimestampMode timestamps) {
+    if (timestamps != TimestampMode.ORIGINAL && !schedule.paced()) {
+      throw ConfigException.invalid("timestamps", timestamps.key(),
+          "original with schedule.kind max: " + timestamps.key()
+              + " timestamps follow the schedule's times, and max has none");
+    }
+    if (DatasetSpec.APP_JSON.equals(dataset.kind()) && dataset.lines() == null
+        && !ScheduleSpec.LADDER.equals(schedule.kind())
+        && !(ScheduleSpec.CONSTANT.equals(schedule.kind()) && schedule.duration() != null)) {
+      throw ConfigException.missing("dataset.lines",
+          "a number of lines: app-json has no end of its own unless the schedule is a ladder"
+              + " or a constant rate with a duration");
+    }
+  }
+
+  /** The parser's message on one line, without its echo of the input. */
+  private static String yamlMessage(String message) {
+    StringBuilder b = new StringBuilder();
+    for (String line : message.split("\\R")) {
+      String t = line.strip();
+      if (t.isEmpty() || t.equals("^") || t.startsWith("in 'reader'") || line.startsWith("    ")) {
+        continue;
+      }
+      if (b.length() > 0) {
+        b.append("; ");
+      }
+      b.append(t);
+    }
+    return b.toString();
+  }
+
+  /** A window must divide a day, so windows line up with days and files. */
+  static void checkWindow(String path, Duration window) {
+    long ms = window == null ? 0 : window.toMillis();
+    if (ms <= 0 || DAY_MILLIS % ms != 0) {
+      throw ConfigException.invalid(path, window == null ? null : Durations.format(window),
+          "a window size that divides a day (24h), such as 1m, 5m, 1h or 1d");
+    }
+  }
+}

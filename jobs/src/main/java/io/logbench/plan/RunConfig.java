@@ -1,0 +1,50 @@
+package io.logbench.plan;
+
+import io.logbench.schedule.TimestampMode;
+import io.logbench.sink.BackendConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+import java.util.List;
+
+/**
+ * A validated run file: dataset, schedule, timestamp mode, batching, windows. Build it with
+ * {@link ConfigLoader}; every value here has passed its checks.
+ *
+ * @param name run name, used for the run directory
+ * @param dataset which lines
+ * @param schedule when each line is due
+ * @param timestamps which time each line carries
+ * @param batchLines lines per batch (one request to a backend)
+ * @param window window size of the expected counts and verification; divides a day
+ * @param zone zone in which windows and day files are aligned and times printed
+ * @param parallelism Flink parallelism (stripes of the source)
+ * @param runDir where this run's files go
+ * @param backends the backends the {@code generate} job delivers to, in file order (names unique)
+ * @param checkpointInterval how often the generate job checkpoints (at-least-once recovery)
+ * @param ledgerKafka where the ledger rows also go as Avro records ({@code run.ledger_kafka}), or null
+ */
+public record RunConfig(
+    String name,
+    DatasetSpec dataset,
+    ScheduleSpec schedule,
+    TimestampMode timestamps,
+    int batchLines,
+    Duration window,
+    ZoneId zone,
+    int parallelism,
+    Path runDir,
+    List<BackendConfig> backends,
+    Duration checkpointInterval,
+    io.logbench.ledger.LedgerKafka ledgerKafka) {
+
+  /** Checkpoint interval when {@code run.checkpoint_interval} is not given. */
+  public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
+
+  /** The same run with another window size (checked like the file's). */
+  public RunConfig withWindow(Duration newWindow) {
+    ConfigLoader.checkWindow("--window", newWindow);
+    return new RunConfig(name, dataset, schedule, timestamps, batchLines, newWindow, zone, parallelism, runDir,
+        backends, checkpointInterval, ledgerKafka);
+  }
+}
