@@ -72,8 +72,8 @@ public final class RunPlan {
     if (s.duration() == null) {
       return lines;
     }
-    // lines due strictly before the end of the duration
-    return new ConstantRateSchedule(s.rate(), lines).dueBy(s.duration().toNanos() - 1);
+    // lines due strictly before the end of the duration, at most the dataset's
+    return Math.min(lines, ConstantRateSchedule.linesBefore(s.rate(), s.duration().toNanos()));
   }
 
   private static LadderSchedule ladder(ScheduleSpec s, long lines) {

@@ -46,6 +46,18 @@ public final class ConstantRateSchedule implements Schedule {
     }
   }
 
+  /**
+   * The number of lines a schedule at {@code ratePerSecond} has due strictly before {@code
+   * durationNanos}: {@code ceil(duration * rate / 1e9)}, exactly, without a schedule of that many
+   * lines (a run bounded only by its duration).
+   */
+  public static long linesBefore(double ratePerSecond, long durationNanos) {
+    if (durationNanos <= 0) {
+      return 0;
+    }
+    return new ConstantRateSchedule(ratePerSecond, 0).nanosPerLine.ceilDivMul(durationNanos);
+  }
+
   /** The rate in lines per second. */
   public double rate() {
     return rate;
