@@ -13,14 +13,20 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code dataset CONFIG --out DIR [--from TIME] [--until TIME] [--parallelism N]}: writes the
  * run's lines (or a time slice of them, by their own time) in the seed's file layout, in
  * parallel on Flink, with a progress line.
  */
-final class DatasetCommand {
+@Command(name = "dataset", mixinStandardHelpOptions = true, versionProvider = Versions.class,
+    description = "Write the dataset (or a time slice of it) as files in the seed's layout"
+        + " (logdir/YYYY-MM-DD.log), in parallel on Flink.")
+final class DatasetCommand implements Callable<Integer> {
 
   /** Most lines per chunk: enough work per task, small enough to spread a day over the tasks. */
   static final long MAX_CHUNK_LINES = 1L << 20;
@@ -30,17 +36,31 @@ final class DatasetCommand {
     return Math.max(50_000L, Math.min(MAX_CHUNK_LINES, lines / (4L * parallelism)));
   }
 
-  private DatasetCommand() {}
+  @Parameters(index = "0", paramLabel = "CONFIG", description = "The run file.")
+  Path file;
 
-  static void run(String[] argv, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse("dataset", argv, Set.of(),
-        Set.of("--out", "--from", "--until", "--parallelism"));
-    Path file = Path.of(args.positional(0, "the run file (CONFIG)"));
-    args.expectPositionals(1);
-    if (args.option("--out") == null) {
-      throw new UsageException("dataset: missing --out DIR, the directory the files go to.");
-    }
-    Path dir = Path.of(args.option("--out"));
+  @Option(names = "--out", paramLabel = "DIR", required = true, description = "The directory the files go to.")
+  Path dir;
+
+  @Option(names = "--from", paramLabel = "TIME", description = "Start of the slice, a whole minute (default: the run's).")
+  Instant fromTime;
+
+  @Option(names = "--until", paramLabel = "TIME", description = "End of the slice, a whole minute (default: the run's).")
+  Instant untilTime;
+
+  @Option(names = "--parallelism", paramLabel = "N", description = "Flink parallelism (default: the run file's).")
+  Integer parallelismOption;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  DatasetCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() throws Exception {
     RunConfig config = ConfigLoader.load(file);
     RunPlan plan = RunPlan.of(config);
     Dataset dataset = plan.dataset();
@@ -49,13 +69,16 @@ final class DatasetCommand {
     long runFrom = floorMinute(dataset.timestampMillis(plan.firstIndex()));
     long runUntil = plan.lines() == 0 ? runFrom
         : ceilMinute(dataset.timestampMillis(plan.firstIndex() + plan.lines() - 1) + 1);
-    long from = slice(args, "--from", runFrom, runFrom, runUntil);
-    long until = slice(args, "--until", runUntil, runFrom, runUntil);
+    long from = slice("--from", fromTime, runFrom, runFrom, runUntil);
+    long until = slice("--until", untilTime, runUntil, runFrom, runUntil);
     if (until <= from) {
       throw new UsageException("dataset: --until " + Format.time(until, config.zone())
           + " is not after --from " + Format.time(from, config.zone()) + ".");
     }
-    int parallelism = args.integer("--parallelism", config.parallelism(), 1);
+    int parallelism = parallelismOption == null ? config.parallelism() : parallelismOption;
+    if (parallelism < 1) {
+      throw new UsageException("dataset: --parallelism " + parallelism + " is not valid; expected 1 or more.");
+    }
 
     long t0 = System.nanoTime();
     long lines = dataset.countBefore(until) - dataset.countBefore(from);
@@ -86,10 +109,10 @@ final class DatasetCommand {
     out.printf(Locale.ROOT, "wrote %s lines (%s) in %d files under %s in %.1f s (%s lines/s), %d chunks, parallelism %d%n",
         Format.count(result.lines()), Format.bytes(result.bytes()), result.files(), dir, seconds,
         Format.rate(result.lines() / seconds), result.chunks(), parallelism);
+    return 0;
   }
 
-  private static long slice(Args args, String name, long fallback, long min, long max) {
-    Instant t = args.time(name);
+  private static long slice(String name, Instant t, long fallback, long min, long max) {
     if (t == null) {
       return fallback;
     }

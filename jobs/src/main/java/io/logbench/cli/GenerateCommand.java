@@ -23,7 +23,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code generate CONFIG [--run-dir DIR]}: runs the generate job (one pipeline per backend) on
@@ -33,9 +36,29 @@ import java.util.Set;
  * --continuous} can follow the run. Exit code 0 when every at-least-once backend acknowledged
  * every line and no load test crossed a threshold; 1 otherwise, with the reason.
  */
-final class GenerateCommand {
+@Command(name = "generate", mixinStandardHelpOptions = true, versionProvider = Versions.class,
+    description = {
+      "Send the run to every backend of CONFIG (one pipeline each, on Flink), print per-backend"
+          + " totals and ladder steps, and write the ledger, summary.csv and steps.csv to the run"
+          + " directory.",
+      "Exits 1 when an at-least-once backend did not acknowledge every line or a load test crossed"
+          + " a threshold."
+    })
+final class GenerateCommand implements Callable<Integer> {
 
-  private GenerateCommand() {}
+  @Parameters(index = "0", paramLabel = "CONFIG", description = "The run file.")
+  Path file;
+
+  @Option(names = "--run-dir", paramLabel = "DIR", description = "Where the run's files go (default: the run file's run.dir).")
+  Path runDirOption;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  GenerateCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
 
   /** {@code run.json}: what the verifier needs to know of this run besides its run file. */
   static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis, String runId)
@@ -54,16 +77,14 @@ final class GenerateCommand {
         .writeValue(runDir.resolve("run.json").toFile(), run);
   }
 
-  static int run(String[] argv, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse("generate", argv, Set.of(), Set.of("--run-dir"));
-    Path file = Path.of(args.positional(0, "the run file (CONFIG)"));
-    args.expectPositionals(1);
+  @Override
+  public Integer call() throws Exception {
     RunConfig config = ConfigLoader.load(file);
     if (config.backends().isEmpty()) {
       throw new ConfigException(file + ": backends: missing; expected a list of backend blocks, such as"
           + " [{kind: discard}], for generate to send to.");
     }
-    Path runDir = args.option("--run-dir") != null ? Path.of(args.option("--run-dir")) : config.runDir();
+    Path runDir = runDirOption != null ? runDirOption : config.runDir();
     RunPlan plan = RunPlan.of(config);
     long oldest = plan.lines() == 0 ? System.currentTimeMillis()
         : plan.timeline().lineMillis(0, plan.dataset().timestampMillis(plan.firstIndex()),

@@ -1,40 +1,56 @@
 package io.logbench.cli;
 
 import io.logbench.config.ConfigException;
+import io.logbench.config.Durations;
 import java.io.PrintStream;
-import java.util.Arrays;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
- * The command line: {@code java -jar logbench.jar <command> ...}. Exit codes: 0 done, 1 the run
- * failed, 2 the command line or the run file is wrong (nothing ran).
+ * The command line: {@code java -jar logbench.jar <command> ...}, parsed with picocli. Every
+ * command has {@code --help}; {@code --version} prints the versions. Exit codes: 0 done, 1 the run
+ * failed (or verification found a loss), 2 the command line or the run file is wrong (nothing ran).
  */
-public final class Main {
+@Command(
+    name = "logbench",
+    mixinStandardHelpOptions = true,
+    versionProvider = Versions.class,
+    description = "Pushes the same deterministic logs to every log backend at a controlled rate and"
+        + " counts them back, window by window.",
+    synopsisSubcommandLabel = "COMMAND",
+    commandListHeading = "%nCommands:%n",
+    footerHeading = "%n",
+    footer = {
+      "CONFIG is a YAML run file such as config/quickstart.yaml; TIME is ISO-8601 with an offset"
+          + " (2021-05-01T00:00:00-03:00); DURATION is like 30s, 1m, 1h or 1d.",
+      "",
+      "Exit codes: 0 done; 1 the run failed or verification found a loss; 2 the command line or"
+          + " the run file is wrong (nothing ran).",
+      "Run 'logbench COMMAND --help' for a command's options."
+    })
+public final class Main implements Callable<Integer> {
 
-  static final String USAGE =
-      String.join(
-          "\n",
-          "usage: logbench <command> [arguments]",
-          "",
-          "commands:",
-          "  plan CONFIG [--window DURATION] [--csv] [--start TIME]",
-          "      total lines and bytes, duration, and the exact line count of every window",
-          "  dataset CONFIG --out DIR [--from TIME] [--until TIME] [--parallelism N]",
-          "      write the dataset (or a time slice) as files in the seed's layout, on Flink",
-          "  generate CONFIG [--run-dir DIR]",
-          "      send the run to every backend of CONFIG (one pipeline each), print per-backend",
-          "      totals and ladder steps, write summary.csv and steps.csv; exit 1 if a line was",
-          "      not acknowledged in at-least-once mode or a load test crossed a threshold",
-          "  verify CONFIG [--run-dir DIR] [--continuous] [--settle DURATION] [--max-wait DURATION]",
-          "         [--recheck DURATION] [--drill N] [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]",
-          "      count every backend back window by window against the ledger and the dataset; write",
-          "      verdicts.csv, missing.csv and verify-summary.txt; exit 1 if a window is MISSING,",
-          "      DUPLICATE or still PENDING (no answer), 0 otherwise (REJECTED alone is reported)",
-          "  help",
-          "",
-          "CONFIG is a YAML run file such as config/quickstart.yaml; TIME is ISO-8601 with an",
-          "offset (2021-05-01T00:00:00-03:00); DURATION is like 1m, 5m, 1h or 1d.");
+  /** Exit code of a wrong command line or run file. */
+  public static final int USAGE = 2;
+  /** Exit code of a run that failed. */
+  public static final int FAILED = 1;
 
-  private Main() {}
+  @Spec CommandSpec spec;
+
+  private final PrintStream err;
+
+  private Main(PrintStream err) {
+    this.err = err;
+  }
 
   public static void main(String[] args) {
     System.exit(run(args, System.out, System.err));
@@ -42,41 +58,82 @@ public final class Main {
 
   /** Runs a command and returns its exit code. */
   public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 0 || args[0].equals("help") || args[0].equals("--help") || args[0].equals("-h")) {
-      (args.length == 0 ? err : out).println(USAGE);
-      return args.length == 0 ? 2 : 0;
-    }
-    String[] rest = Arrays.copyOfRange(args, 1, args.length);
-    try {
-      return switch (args[0]) {
-        case "plan" -> {
-          PlanCommand.run(rest, out);
-          yield 0;
-        }
-        case "dataset" -> {
-          DatasetCommand.run(rest, out, err);
-          yield 0;
-        }
-        case "generate" -> GenerateCommand.run(rest, out, err);
-        case "verify" -> VerifyCommand.run(rest, out, err);
-        default -> throw new UsageException(
-            "unknown command " + args[0] + "; expected plan, dataset, generate, verify or help.");
-      };
-    } catch (UsageException e) {
-      err.println("logbench: " + e.getMessage());
-      err.println("run 'logbench help' for the commands and their arguments.");
-      return 2;
-    } catch (ConfigException e) {
-      err.println("logbench: " + e.getMessage());
-      return 2;
-    } catch (Exception e) {
-      err.println("logbench: " + args[0] + " failed: " + e);
-      Throwable cause = e.getCause();
-      while (cause != null) {
-        err.println("  caused by: " + cause);
-        cause = cause.getCause();
+    return commandLine(out, err).execute(args);
+  }
+
+  /** No command given: the usage, as an error. */
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(err);
+    return USAGE;
+  }
+
+  /** The command line with every command, writing to {@code out} and {@code err}. */
+  static CommandLine commandLine(PrintStream out, PrintStream err) {
+    CommandLine cl = new CommandLine(new Main(err));
+    cl.addSubcommand(new PlanCommand(out));
+    cl.addSubcommand(new DatasetCommand(out, err));
+    cl.addSubcommand(new GenerateCommand(out, err));
+    cl.addSubcommand(new VerifyCommand(out, err));
+    cl.addSubcommand(new CommandLine.HelpCommand());
+    cl.registerConverter(Duration.class, Main::duration);
+    cl.registerConverter(Instant.class, Main::instant);
+    cl.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+    cl.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+    cl.setParameterExceptionHandler((e, args) -> {
+      CommandLine c = e.getCommandLine();
+      String name = c.getCommandSpec().qualifiedName(" ");
+      boolean root = c.getCommandSpec().parent() == null;
+      if (root && e instanceof CommandLine.UnmatchedArgumentException u && !u.getUnmatched().isEmpty()
+          && !u.getUnmatched().get(0).startsWith("-")) {
+        err.println("logbench: unknown command " + u.getUnmatched().get(0) + "; expected one of "
+            + String.join(", ", c.getSubcommands().keySet()) + ".");
+      } else {
+        err.println("logbench: " + (root ? "" : c.getCommandName() + ": ") + e.getMessage());
       }
-      return 1;
+      err.println("Run '" + name + " --help' for its arguments.");
+      return USAGE;
+    });
+    cl.setExecutionExceptionHandler((e, c, parsed) -> {
+      if (e instanceof UsageException || e instanceof ConfigException) {
+        err.println("logbench: " + e.getMessage());
+        return USAGE;
+      }
+      err.println("logbench: " + c.getCommandName() + " failed: " + e);
+      for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+        err.println("  caused by: " + cause);
+      }
+      return FAILED;
+    });
+    return cl;
+  }
+
+  /** A duration such as 30s, 1m, 1h or 1d (0s allowed; commands reject it where it is not). */
+  static Duration duration(String value) {
+    Duration d = Durations.parse(value);
+    if (d == null) {
+      throw new CommandLine.TypeConversionException(
+          "'" + value + "' is not a duration; expected e.g. 30s, 1m, 5m, 1h or 1d.");
     }
+    return d;
+  }
+
+  /** An ISO-8601 time with an offset. */
+  static Instant instant(String value) {
+    try {
+      return OffsetDateTime.parse(value).toInstant();
+    } catch (DateTimeParseException e) {
+      throw new CommandLine.TypeConversionException(
+          "'" + value + "' is not a time; expected ISO-8601 with an offset, such as 2021-05-01T00:00:00-03:00.");
+    }
+  }
+
+  /** {@code d} when it is positive; else a usage error naming the command and option. */
+  static Duration positive(String command, String option, Duration d) {
+    if (d != null && (d.isZero() || d.isNegative())) {
+      throw new UsageException(command + ": " + option + " " + Durations.format(d)
+          + " is not valid; expected a duration above 0.");
+    }
+    return d;
   }
 }

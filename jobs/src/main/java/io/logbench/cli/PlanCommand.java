@@ -13,40 +13,60 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Locale;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code plan CONFIG [--window DURATION] [--csv] [--start TIME]}: what a run would send, and the
  * exact number of lines in each window, from arithmetic over the dataset (nothing is generated
  * except, for the byte total, the lines' sizes).
  */
-final class PlanCommand {
+@Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = Versions.class,
+    description = "Total lines and bytes, duration, and the exact line count of every window"
+        + " (arithmetic over the dataset, nothing sent).")
+final class PlanCommand implements Callable<Integer> {
 
-  private PlanCommand() {}
+  @Parameters(index = "0", paramLabel = "CONFIG", description = "The run file.")
+  Path file;
 
-  static void run(String[] argv, PrintStream out) {
-    Args args = Args.parse("plan", argv, Set.of("--csv"), Set.of("--window", "--start"));
-    Path file = Path.of(args.positional(0, "the run file (CONFIG)"));
-    args.expectPositionals(1);
+  @Option(names = "--window", paramLabel = "DURATION",
+      description = "Window size (default: the run file's); must divide a day.")
+  Duration window;
+
+  @Option(names = "--csv", description = "Print window_start,lines as CSV only.")
+  boolean csv;
+
+  @Option(names = "--start", paramLabel = "TIME",
+      description = "The run's start, for compressed and now timestamps (default: the next minute).")
+  Instant start;
+
+  private final PrintStream out;
+
+  PlanCommand(PrintStream out) {
+    this.out = out;
+  }
+
+  @Override
+  public Integer call() {
     RunConfig config = ConfigLoader.load(file);
-    Duration window = args.duration("--window");
     if (window != null) {
       config = config.withWindow(window);
     }
     RunPlan plan = RunPlan.of(config);
-    Instant start = args.time("--start");
     long runStart = start != null ? start.toEpochMilli()
         : (System.currentTimeMillis() / 60_000 + 1) * 60_000; // the next whole minute
     long[] span = plan.span(runStart);
     WindowCounts windows =
         plan.expectedCounts(runStart).aligned(span[0], span[1], config.window().toMillis(), config.zone());
-    if (args.flag("--csv")) {
-      StringBuilder csv = new StringBuilder("window_start,lines\n");
+    if (csv) {
+      StringBuilder text = new StringBuilder("window_start,lines\n");
       for (WindowCount w : windows.windows()) {
-        csv.append(Format.time(w.startMillis(), config.zone())).append(',').append(w.count()).append('\n');
+        text.append(Format.time(w.startMillis(), config.zone())).append(',').append(w.count()).append('\n');
       }
-      out.print(csv);
-      return;
+      out.print(text);
+      return 0;
     }
     long bytes = plan.dataset().byteSize(plan.firstIndex(), plan.firstIndex() + plan.lines());
     out.printf("run         %s (%s)%n", config.name(), file);
@@ -67,6 +87,7 @@ final class PlanCommand {
       out.printf("%-29s %14s%n", Format.time(w.startMillis(), config.zone()), Format.count(w.count()));
     }
     out.printf("%-29s %14s%n", "total", Format.count(windows.total()));
+    return 0;
   }
 
   static String describeDataset(RunPlan plan) {

@@ -21,7 +21,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code verify CONFIG [--run-dir DIR] [--continuous] [--settle D] [--max-wait D] [--recheck D]
@@ -34,23 +37,63 @@ import java.util.Set;
  * window is MISSING or DUPLICATE, or a backend did not answer before the deadline (PENDING at the
  * end); 2 for a wrong command line or run file, or a run directory without a ledger.
  */
-final class VerifyCommand {
+@Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = Versions.class,
+    description = {
+      "Count every backend of the run back, window by window, against the ledger and the dataset"
+          + " (a Flink job); write verdicts.csv, missing.csv and verify-summary.txt.",
+      "Exits 1 when a window is MISSING, DUPLICATE or still PENDING (no answer), 0 otherwise"
+          + " (REJECTED windows are reported)."
+    })
+final class VerifyCommand implements Callable<Integer> {
 
-  private VerifyCommand() {}
+  @Parameters(index = "0", paramLabel = "CONFIG", description = "The run file.")
+  Path file;
 
-  static int run(String[] argv, PrintStream out, PrintStream err) throws Exception {
-    Args args = Args.parse("verify", argv, Set.of("--continuous"),
-        Set.of("--run-dir", "--settle", "--max-wait", "--recheck", "--drill", "--verdicts-kafka", "--verdicts-topic"));
-    Path file = Path.of(args.positional(0, "the run file (CONFIG)"));
-    args.expectPositionals(1);
-    boolean continuous = args.flag("--continuous");
+  @Option(names = "--run-dir", paramLabel = "DIR", description = "The run's directory (default: the run file's run.dir).")
+  Path runDirOption;
+
+  @Option(names = "--continuous", description = "Check windows as they close beside a live generate.")
+  boolean continuous;
+
+  @Option(names = "--settle", paramLabel = "DURATION",
+      description = "Wait after a window's end before its first check (default: 0s one-shot, 30s continuous).")
+  Duration settleOption;
+
+  @Option(names = "--max-wait", paramLabel = "DURATION",
+      description = "How long a window may take to match or a backend to answer (default: 30s one-shot, 5m continuous).")
+  Duration maxWaitOption;
+
+  @Option(names = "--recheck", paramLabel = "DURATION", description = "Pause between checks of a window (default: 5s).")
+  Duration recheckOption;
+
+  @Option(names = "--drill", paramLabel = "N",
+      description = "Most sequence ids listed per MISSING or DUPLICATE window; 0 for none (default: 100).")
+  Integer drillOption;
+
+  @Option(names = "--verdicts-kafka", paramLabel = "BOOTSTRAP", description = "Also write every verdict to Kafka at BOOTSTRAP.")
+  String kafka;
+
+  @Option(names = "--verdicts-topic", paramLabel = "TOPIC", description = "The topic of --verdicts-kafka.")
+  String topic;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  VerifyCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  @Override
+  public Integer call() throws Exception {
     VerifySettings defaults = continuous ? VerifySettings.continuousDefaults() : VerifySettings.oneShot();
-    Duration settle = or(args.durationOrZero("--settle"), defaults.settle());
-    Duration maxWait = or(args.durationOrZero("--max-wait"), defaults.maxWait());
-    Duration recheck = or(args.duration("--recheck"), defaults.recheck());
-    int drill = args.integer("--drill", VerifySettings.DEFAULT_DRILL, 0);
-    String kafka = args.option("--verdicts-kafka");
-    String topic = args.option("--verdicts-topic");
+    Duration settle = or(settleOption, defaults.settle());
+    Duration maxWait = or(maxWaitOption, defaults.maxWait());
+    Duration recheck = or(Main.positive("verify", "--recheck", recheckOption), defaults.recheck());
+    int drill = drillOption == null ? VerifySettings.DEFAULT_DRILL : drillOption;
+    if (drill < 0) {
+      throw new UsageException("verify: --drill " + drill + " is not valid; expected 0 or more.");
+    }
     if ((kafka == null) != (topic == null)) {
       throw new UsageException("verify: --verdicts-kafka and --verdicts-topic go together; give both or neither.");
     }
@@ -58,7 +101,7 @@ final class VerifyCommand {
     if (config.backends().isEmpty()) {
       throw new ConfigException(file + ": backends: missing; expected the list of backend blocks the run sent to.");
     }
-    Path runDir = args.option("--run-dir") != null ? Path.of(args.option("--run-dir")) : config.runDir();
+    Path runDir = runDirOption != null ? runDirOption : config.runDir();
     if (!continuous) {
       try {
         LedgerFiles.read(runDir);

@@ -96,12 +96,17 @@ class PlanCommandTest {
     Run r = run("plan", "../config/quickstart.yaml", "--window", "7m");
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).startsWith("logbench: --window: \"7m\" is not valid; expected a window size that divides a day");
-    assertThat(run("plan").err()).startsWith("logbench: plan: missing the run file (CONFIG).");
-    assertThat(run("plan", "x.yaml", "--bogus").err())
-        .startsWith("logbench: plan: unknown option --bogus; expected one of --csv, --start, --window.");
-    assertThat(run("frobnicate").err()).startsWith("logbench: unknown command frobnicate; expected");
+    assertThat(run("plan").err()).isEqualTo("logbench: plan: Missing required parameter: 'CONFIG'\n"
+        + "Run 'logbench plan --help' for its arguments.\n");
+    assertThat(run("plan", "x.yaml", "--bogus").err()).startsWith("logbench: plan: Unknown option: '--bogus'");
+    assertThat(run("frobnicate").err())
+        .startsWith("logbench: unknown command frobnicate; expected one of plan, dataset, generate, verify, help.");
     assertThat(run("plan", "../config/nope.yaml").err()).isEqualTo("logbench: ../config/nope.yaml: no such run file.\n");
     assertThat(run("dataset", "../config/quickstart.yaml").err())
-        .startsWith("logbench: dataset: missing --out DIR");
+        .startsWith("logbench: dataset: Missing required option: '--out=DIR'");
+    Run badTime = run("dataset", "../config/quickstart.yaml", "--out", "x", "--from", "yesterday");
+    assertThat(badTime.code()).isEqualTo(2);
+    assertThat(badTime.err()).startsWith("logbench: dataset: Invalid value for option '--from': 'yesterday' is not a"
+        + " time; expected ISO-8601 with an offset");
   }
 }
