@@ -42,7 +42,7 @@ classpath() {
   if [ ! -s "$dir/classpath.txt" ]; then
     # A pom of its own, parent found by relativePath: the reactor's modules are not needed, so
     # nothing has to be installed, and the cluster holds Flink's jars only, as a real one does.
-    mvn -B -ntp -q -Dstyle.color=never -f "$root/deploy/flink-session/pom.xml" dependency:build-classpath \
+    mvn -B -ntp -q -f "$root/deploy/flink-session/pom.xml" dependency:build-classpath \
       -Dmdep.outputFile="$dir/classpath.txt" -Dmdep.includeScope=runtime >&2
   fi
   cat "$dir/classpath.txt"
@@ -213,7 +213,7 @@ PROPS
   run)
     if [ ! -f "$jar" ]; then
       echo "$jar is missing: building it (mvn -DskipTests package)" >&2
-      mvn -B -ntp -q -Dstyle.color=never -f "$root/pom.xml" -pl jobs -am -DskipTests package >&2
+      mvn -B -ntp -q -f "$root/pom.xml" -pl jobs -am -DskipTests package >&2
     fi
     # Options for flink run itself (-p 4, -d, -s SAVEPOINT...) come first and end with --.
     opts=()
