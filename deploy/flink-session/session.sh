@@ -13,7 +13,8 @@
 #   session.sh stop DIR           stops every TaskManager started from DIR, then the JobManager
 #
 # Environment, read by start: REST_PORT (default 8081), RPC_PORT (6123), SLOTS (slots per
-# TaskManager, 2), PARALLELISM (default parallelism, 2), TM_MEMORY (1536m), JM_MEMORY (1024m).
+# TaskManager, 2), PARALLELISM (default parallelism, 2), TM_MEMORY (1536m), JM_MEMORY (1024m),
+# FLINK_PROPERTIES (more config.yaml lines, "key: value" each, as in Flink's official image).
 # Every command: FLINK_CLASSPATH (default: built once into DIR/classpath.txt by Maven from
 # deploy/flink-session/pom.xml; nothing is installed into ~/.m2 but Maven Central's jars).
 # With the official distribution instead: bin/start-cluster.sh, then
@@ -139,6 +140,8 @@ jobmanager.execution.failover-strategy: region
 io.tmp.dirs: $dir/tmp
 web.tmpdir: $dir/tmp
 YAML
+    # More settings, one "key: value" a line, as the official image's FLINK_PROPERTIES.
+    if [ -n "${FLINK_PROPERTIES:-}" ]; then printf '%s\n' "$FLINK_PROPERTIES" >> "$dir/conf/config.yaml"; fi
     # The cluster logs at INFO into log/*.log (the web UI shows these files); the CLI keeps the
     # job's own quiet configuration.
     cat > "$dir/conf/log4j.properties" <<'PROPS'
