@@ -205,8 +205,8 @@ PROPS
       if ! alive "$pidfile"; then
         state="exited (see $dir/log/taskmanager-$n.out)"
       elif grep -qx "tm-$n" <<<"$ids"; then
-        tm=$(curl -sf "$rest/taskmanagers/tm-$n" 2>/dev/null || true)
-        state="up (pid $(cat "$pidfile")), slots $(json_number slotsNumber <<<"$tm"), free $(json_number freeSlots <<<"$tm")"
+        info=$(curl -sf "$rest/taskmanagers/tm-$n" 2>/dev/null || true)
+        state="up (pid $(cat "$pidfile")), slots $(json_number slotsNumber <<<"$info"), free $(json_number freeSlots <<<"$info")"
       else
         state="starting (pid $(cat "$pidfile")), not registered yet"
       fi
