@@ -9,7 +9,7 @@
 #   session.sh status DIR         JobManager, TaskManagers, slots, jobs and the web UI address
 #   session.sh run DIR [FLINK_RUN_OPTIONS... --] ARGS...
 #                                 flink run [options] jobs/target/logbench-job.jar ARGS... (the jar is
-#                                 built if missing; e.g. run DIR -p 4 -- dataset config/quickstart.yaml ...)
+#                                 built if missing; e.g. run DIR -s SAVEPOINT -- generate config/x.yaml)
 #   session.sh stop DIR           stops every TaskManager started from DIR, then the JobManager
 #
 # Environment, read by start: REST_PORT (default 8081), RPC_PORT (6123), SLOTS (slots per
