@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.logbench.config.ConfigException;
-import io.logbench.config.ConfigLoader;
+import io.logbench.plan.ConfigLoader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
