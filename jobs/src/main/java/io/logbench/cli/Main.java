@@ -2,6 +2,7 @@ package io.logbench.cli;
 
 import io.logbench.config.ConfigException;
 import io.logbench.config.Durations;
+import io.logbench.job.FlinkEnvironments;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -52,8 +53,36 @@ public final class Main implements Callable<Integer> {
     this.err = err;
   }
 
+  /**
+   * Runs a command and exits with its code; inside a Flink cluster (a JobManager running the jar,
+   * a {@code flink run} client) it returns instead, and a failure is thrown, because exiting would
+   * end the JobManager's JVM with the cluster's other work.
+   */
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    int code = run(args, System.out, System.err);
+    if (FlinkEnvironments.insideCluster()) {
+      if (code != 0) {
+        throw new CommandFailedException(String.join(" ", args), code);
+      }
+      return;
+    }
+    System.exit(code);
+  }
+
+  /** A command that failed inside a Flink cluster, where logbench does not exit the JVM. */
+  public static final class CommandFailedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final int exitCode;
+
+    CommandFailedException(String command, int exitCode) {
+      super("logbench " + command + " ended with exit code " + exitCode + " (1: the run failed or found a"
+          + " loss, 2: a wrong command line or run file); its output says why.");
+      this.exitCode = exitCode;
+    }
+
+    public int exitCode() {
+      return exitCode;
+    }
   }
 
   /** Runs a command and returns its exit code. */

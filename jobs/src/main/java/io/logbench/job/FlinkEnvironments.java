@@ -4,11 +4,15 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.streaming.api.environment.LocalStreamEnvironment;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The execution environment for logbench's jobs: the cluster's when submitted with {@code flink
- * run}, otherwise an in-process MiniCluster that binds loopback only.
+ * The execution environment for logbench's jobs: the cluster's when the command runs inside one
+ * (submitted with {@code flink run}, a REST jar run or an application cluster: Flink then provides
+ * a context environment), otherwise an in-process MiniCluster that binds loopback only. The
+ * loopback settings go only to the MiniCluster: merged into a cluster's context they would
+ * override the client's own addresses.
  */
 public final class FlinkEnvironments {
 
@@ -26,9 +30,20 @@ public final class FlinkEnvironments {
     return conf;
   }
 
+  /**
+   * Whether this JVM runs logbench inside a Flink cluster's context (a {@code flink run} client, a
+   * JobManager running the jar, a test MiniCluster) rather than on its own.
+   */
+  public static boolean insideCluster() {
+    return !(StreamExecutionEnvironment.getExecutionEnvironment() instanceof LocalStreamEnvironment);
+  }
+
   /** The environment, with the given parallelism when it is positive. */
   public static StreamExecutionEnvironment create(int parallelism) {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(loopback());
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    if (env instanceof LocalStreamEnvironment) {
+      env = StreamExecutionEnvironment.createLocalEnvironment(loopback());
+    }
     if (parallelism > 0) {
       env.setParallelism(parallelism);
     }

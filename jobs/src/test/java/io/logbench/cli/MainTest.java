@@ -44,6 +44,12 @@ class MainTest {
   }
 
   @Test
+  void onItsOwnTheCommandLineIsNotInsideACluster() {
+    // so main exits with the command's code, and jobs run on a loopback MiniCluster
+    assertThat(io.logbench.job.FlinkEnvironments.insideCluster()).isFalse();
+  }
+
+  @Test
   void noCommandIsAUsageError() {
     Run r = run();
     assertThat(r.code()).isEqualTo(2);
