@@ -8,6 +8,8 @@ import io.logbench.job.FlinkEnvironments;
 import io.logbench.job.GenerateJob;
 import io.logbench.job.StepRow;
 import io.logbench.plan.RunPlan;
+import io.logbench.report.Reports;
+import io.logbench.report.Versions;
 import io.logbench.sink.DeliverySettings.Mode;
 import io.logbench.sink.LatencyHistogram;
 import io.logbench.sink.ThresholdBreach;
@@ -36,8 +38,12 @@ final class GenerateCommand {
 
   private GenerateCommand() {}
 
-  /** {@code run.json}: what the verifier needs to know of this run besides its run file. */
-  static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis)
+  /**
+   * {@code run.json}: what the verifier and the report need to know of this run besides its run
+   * file; {@code finishedMillis} (when generate ended, or null while it runs) gives the report the
+   * run's wall time. Written through a temporary file: a continuous verify reads it meanwhile.
+   */
+  static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis, Long finishedMillis)
       throws java.io.IOException {
     java.util.Map<String, Object> run = new java.util.LinkedHashMap<>();
     run.put("name", plan.config().name());
@@ -45,9 +51,19 @@ final class GenerateCommand {
     run.put("runStartMillis", runStartMillis);
     run.put("firstIndex", plan.firstIndex());
     run.put("lines", plan.lines());
+    run.put("zone", plan.config().zone().getId());
+    Versions versions = Versions.current();
+    run.put("logbenchVersion", versions.logbench());
+    run.put("flinkVersion", versions.flinkRuntime());
+    if (finishedMillis != null) {
+      run.put("finishedMillis", finishedMillis);
+    }
+    Path tmp = runDir.resolve("run.json.tmp");
     new com.fasterxml.jackson.databind.ObjectMapper()
         .writerWithDefaultPrettyPrinter()
-        .writeValue(runDir.resolve("run.json").toFile(), run);
+        .writeValue(tmp.toFile(), run);
+    Files.move(tmp, runDir.resolve("run.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
   static int run(String[] argv, PrintStream out, PrintStream err) throws Exception {
@@ -78,13 +94,14 @@ final class GenerateCommand {
     long runStart = System.currentTimeMillis() + GenerateJob.DEFAULT_START_LEAD.toMillis();
     GenerateJob job = GenerateJob.of(plan).ledgerDir(runDir.resolve("ledger")).runStartMillis(runStart);
     Files.createDirectories(runDir);
-    writeRunJson(runDir, file, plan, runStart);
+    writeRunJson(runDir, file, plan, runStart, null);
     err.printf(Locale.ROOT, "generate: %s lines to %d backend(s): %s%n", Format.count(plan.lines()),
         config.backends().size(), String.join(", ", config.backends().stream().map(b -> b.name()
             + " (" + b.spec().kind() + ", " + b.delivery().mode().key() + ")").toList()));
     long t0 = System.nanoTime();
     GenerateJob.Result result = job.run(FlinkEnvironments.create(config.parallelism()));
     double seconds = (System.nanoTime() - t0) / 1e9;
+    writeRunJson(runDir, file, plan, runStart, System.currentTimeMillis());
 
     List<LedgerEntry> ledger = new ArrayList<>();
     for (var b : config.backends()) {
@@ -109,6 +126,8 @@ final class GenerateCommand {
     }
     out.printf(Locale.ROOT, "ran %.1f s; wrote %s%s%n", seconds, runDir.resolve("summary.csv"),
         steps.isEmpty() ? "" : " and " + runDir.resolve("steps.csv"));
+    // the report is a view of the files above: failing to draw it is a warning, not a failed run
+    Reports.refresh(runDir, "generate", out, err);
     List<String> why = reasons(result);
     if (why.isEmpty()) {
       return 0;

@@ -29,6 +29,9 @@ public final class Main {
           "      count every backend back window by window against the ledger and the dataset; write",
           "      verdicts.csv, missing.csv and verify-summary.txt; exit 1 if a window is MISSING,",
           "      DUPLICATE or still PENDING (no answer), 0 otherwise (REJECTED alone is reported)",
+          "  report RUN_DIR [--out FILE] [--compare OTHER_RUN_DIR] [--config FILE]",
+          "      (re)build RUN_DIR/report.html from the run directory's files: one page that opens",
+          "      offline; --compare puts another run beside it (written to RUN_DIR/compare.html)",
           "  help",
           "",
           "CONFIG is a YAML run file such as config/quickstart.yaml; TIME is ISO-8601 with an",
@@ -59,8 +62,9 @@ public final class Main {
         }
         case "generate" -> GenerateCommand.run(rest, out, err);
         case "verify" -> VerifyCommand.run(rest, out, err);
+        case "report" -> ReportCommand.run(rest, out, err);
         default -> throw new UsageException(
-            "unknown command " + args[0] + "; expected plan, dataset, generate, verify or help.");
+            "unknown command " + args[0] + "; expected plan, dataset, generate, verify, report or help.");
       };
     } catch (UsageException e) {
       err.println("logbench: " + e.getMessage());

@@ -6,6 +6,7 @@ import io.logbench.config.RunConfig;
 import io.logbench.job.FlinkEnvironments;
 import io.logbench.job.VerifyJob;
 import io.logbench.ledger.LedgerFiles;
+import io.logbench.report.Reports;
 import io.logbench.verify.BackendReport;
 import io.logbench.verify.Verdict.Status;
 import io.logbench.verify.VerifyOutputs;
@@ -91,7 +92,9 @@ final class VerifyCommand {
     out.print(printed);
     VerifyOutputs.write(runDir, reports, config.zone(), printed);
     out.println("wrote " + runDir.resolve(VerifyOutputs.VERDICTS) + ", " + runDir.resolve(VerifyOutputs.MISSING)
-        + " and " + runDir.resolve(VerifyOutputs.SUMMARY));
+        + ", " + runDir.resolve(VerifyOutputs.SUMMARY) + " and " + runDir.resolve(VerifyOutputs.STATS));
+    // the verdicts change the report; failing to draw it is a warning, the exit code stays the verdict's
+    Reports.refresh(runDir, "verify", out, err);
     why.forEach(w -> err.println("verify: " + w));
     return why.isEmpty() ? 0 : 1;
   }
