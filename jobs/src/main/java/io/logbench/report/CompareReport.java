@@ -92,9 +92,9 @@ public final class CompareReport {
       out.add(new Metric("acked lines", backend, acked(x), acked(y), "lines"));
       out.add(new Metric("not acked lines", backend, x == null ? null : (double) x.notAcked(),
           y == null ? null : (double) y.notAcked(), "lines"));
-      out.add(windowMetric("lost lines", backend, a, x, b, y, BackendWindows::lost));
-      out.add(windowMetric("duplicated lines", backend, a, x, b, y, BackendWindows::duplicated));
-      out.add(windowMetric("windows not OK", backend, a, x, b, y, w -> w.verifiedWindows() - w.byStatus().get("OK")));
+      out.add(windowMetric("lost lines", backend, x, y, BackendWindows::lost));
+      out.add(windowMetric("duplicated lines", backend, x, y, BackendWindows::duplicated));
+      out.add(windowMetric("windows not OK", backend, x, y, w -> w.verifiedWindows() - w.byStatus().get("OK")));
       out.add(new Metric("mean acked lines/s", backend, meanRate(a, x), meanRate(b, y), "lines/s"));
       for (String column : latencyColumns(a, b)) {
         out.add(new Metric(column.replace("_ms", "") + " latency", backend, summary(a, backend, column),
@@ -112,10 +112,12 @@ public final class CompareReport {
     return out;
   }
 
-  private static Metric windowMetric(String name, String backend, RunData a, BackendWindows x, RunData b,
-      BackendWindows y, Function<BackendWindows, Long> f) {
-    return new Metric(name, backend, x == null || !a.verified() ? null : (double) f.apply(x),
-        y == null || !b.verified() ? null : (double) f.apply(y), name.startsWith("windows") ? "windows" : "lines");
+  private static Metric windowMetric(String name, String backend, BackendWindows x, BackendWindows y,
+      Function<BackendWindows, Long> f) {
+    // a backend without verdicts (not verified, or skipped) has no such count
+    return new Metric(name, backend, x == null || x.verifiedWindows() == 0 ? null : (double) f.apply(x),
+        y == null || y.verifiedWindows() == 0 ? null : (double) f.apply(y),
+        name.startsWith("windows") ? "windows" : "lines");
   }
 
   private static Double acked(BackendWindows w) {

@@ -132,11 +132,11 @@ public final class RunReport {
     }
     Optional<Double> seconds = wallSeconds();
     List<Column> cols = new ArrayList<>(List.of(Column.text("backend"), Column.text("mode"),
-        Column.number("expected lines"), Column.number("acked lines"), Column.number("not acked lines"),
-        Column.number("windows"), Column.status("verdict"), Column.number("lost lines"),
-        Column.number("duplicated lines")));
+        Column.number("expected"), Column.number("acked"), Column.number("not acked"),
+        Column.number("windows"), Column.status("verdict"), Column.number("lost"),
+        Column.number("duplicated")));
     if (seconds.isPresent()) {
-      cols.add(Column.number("mean acked lines/s"));
+      cols.add(Column.number("acked/s"));
     }
     List<List<Object>> rows = new ArrayList<>();
     for (String b : data.backends()) {
@@ -152,12 +152,18 @@ public final class RunReport {
       row.add(expected == null || acked == null ? null : Math.max(0, expected - acked));
       row.add(w == null ? null : w.windows().size());
       row.add(verdictOf(b, w));
-      row.add(w == null || !data.verified() ? null : w.lost());
-      row.add(w == null || !data.verified() ? null : w.duplicated());
+      // a backend verify skipped (or not reached) has no verdict, so no count of lost lines
+      boolean judged = w != null && w.verifiedWindows() > 0;
+      row.add(judged ? w.lost() : null);
+      row.add(judged ? w.duplicated() : null);
       if (seconds.isPresent()) {
         row.add(acked == null ? null : Math.round(acked / seconds.get() * 10) / 10.0);
       }
       rows.add(row);
+      String skipped = skippedReason(b);
+      if (skipped != null) {
+        blocks.add(Notice.info("Backend " + b + " was not verified: " + skipped + "."));
+      }
       if (w != null && data.verified()) {
         if (w.lost() > 0) {
           blocks.add(Notice.bad("Backend " + b + " lost " + count(w.lost()) + " acknowledged line(s) in "
@@ -173,8 +179,8 @@ public final class RunReport {
         }
       }
     }
-    blocks.add(new Table(id("overview-table"), "Per backend", cols, rows,
-        seconds.isPresent() ? "Mean rate: acknowledged lines over the run's wall time, from its scheduled"
+    blocks.add(new Table(id("overview-table"), "Lines per backend", cols, rows,
+        seconds.isPresent() ? "acked/s: acknowledged lines over the run's wall time, from its scheduled"
             + " start to the end of generate (" + String.format(Locale.ROOT, "%.1f", seconds.get()) + " s)." : ""));
     return new Section(id("overview"), "Overview", blocks);
   }
@@ -193,9 +199,8 @@ public final class RunReport {
   }
 
   private String verdictOf(String backend, BackendWindows w) {
-    String skipped = skippedReason(backend);
-    if (skipped != null) {
-      return "skipped: " + skipped;
+    if (skippedReason(backend) != null) {
+      return "skipped"; // the reason is in a notice above the table
     }
     if (!data.verified()) {
       return "not verified yet";

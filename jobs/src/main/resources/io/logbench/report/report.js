@@ -72,7 +72,7 @@
           td.appendChild(el('span', statusClass(v), cellText(v, kind)));
         } else {
           td.textContent = cellText(v, kind);
-          if (td.textContent.length > 48) {
+          if (td.textContent.length > 32) {
             td.className = 'long';
           }
         }
@@ -345,6 +345,13 @@
   });
   if (charts.length === 0) {
     body.dataset.charts = '{}';
+  }
+  // the sections did not exist when the browser looked for report.html#section: look again
+  if (location.hash.length > 1) {
+    var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    if (target) {
+      target.scrollIntoView();
+    }
   }
   body.dataset.rendered = 'true';
 })();

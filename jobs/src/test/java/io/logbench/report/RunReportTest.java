@@ -49,7 +49,11 @@ class RunReportTest {
   }
 
   private Path generated(String backendB) throws Exception {
-    Path run = dir.resolve("run");
+    return generated("run", backendB);
+  }
+
+  private Path generated(String name, String backendB) throws Exception {
+    Path run = dir.resolve(name);
     Files.createDirectories(run);
     Files.writeString(run.resolve("run.json"), "{\"name\": \"unit\", \"config\": "
         + new ObjectMapper().writeValueAsString(runFile("").toString()) + ", \"runStartMillis\": " + T0
@@ -65,7 +69,7 @@ class RunReportTest {
     Files.writeString(run.resolve("summary.csv"), String.join("\n",
         "backend,mode,expected_lines,lines,acked,requests,p50_ms,p95_ms,p99_ms,max_ms,failures,resends_timeout",
         "loki,at-least-once,18000,18000,17990,361,12.5,40.0,80.0,120.0,400=10,4",
-        "\"" + EVIL.replace("\"", "\"\"") + "\",at-least-once,18000,18000,18000,360,2.0,3.0,4.0,5.0,,0",
+        "\"" + backendB.replace("\"", "\"\"") + "\",at-least-once,18000,18000,18000,360,2.0,3.0,4.0,5.0,,0",
         ""));
     return run;
   }
@@ -205,6 +209,30 @@ class RunReportTest {
     assertThat(data.files()).anyMatch(f -> f.name().equals("run.json") && f.state().equals("unreadable"));
     assertThat(data.runFile()).isNotNull(); // from --config, since run.json cannot say
     assertThat(RunReport.document(data, VERSIONS).sections()).isNotEmpty();
+  }
+
+  @Test
+  void compareListsEveryMetricOfBothRunsWithTheDifference() throws Exception {
+    Path a = generated("a", "vl");
+    verified(a, "vl");
+    Path b = generated("b", "vl");
+    Files.writeString(b.resolve("summary.csv"), String.join("\n",
+        "backend,mode,expected_lines,lines,acked,requests,p50_ms,p95_ms,p99_ms,max_ms,failures",
+        "loki,at-least-once,18000,18000,17990,361,10.0,30.0,60.0,90.0,400=10",
+        ""));
+    List<CompareReport.Metric> m = CompareReport.metrics(RunData.read(a, null), RunData.read(b, null));
+    assertThat(m).contains(
+        new CompareReport.Metric("lost lines", "loki", 3.0, null, "lines"),
+        new CompareReport.Metric("p50 latency", "loki", 12.5, 10.0, "ms"),
+        new CompareReport.Metric("p50 latency", "vl", 2.0, null, "ms"),
+        new CompareReport.Metric("mean count query", "loki", 25.0, null, "ms"),
+        new CompareReport.Metric("acked lines", "loki", 17990.0, 17990.0, "lines"));
+    ReportDocument doc = CompareReport.document(RunData.read(a, null), RunData.read(b, null), VERSIONS);
+    Table t = block(section(doc, "compare"), Table.class, "compare-table");
+    assertThat(t.rows()).contains(java.util.Arrays.asList("p50 latency", "loki", 12.5, 10.0, -2.5, "-20.0%", "ms"));
+    assertThat(doc.sections()).extracting(Section::id).contains("a-overview", "b-overview", "a-windows");
+    assertThat(section(doc, "compare").blocks()).anyMatch(x -> x instanceof ReportDocument.Notice n
+        && n.text().startsWith("Run B has no verdicts yet"));
   }
 
   @Test
