@@ -57,10 +57,15 @@ public final class Reports {
   private static long writeAtomically(Path out, String html) throws IOException {
     Path dir = out.toAbsolutePath().getParent();
     Files.createDirectories(dir);
-    Path tmp = dir.resolve(out.getFileName() + ".tmp");
-    byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
-    Files.write(tmp, bytes);
-    Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    return bytes.length;
+    // a temporary file of its own: a continuous verify and generate may both rewrite the page
+    Path tmp = Files.createTempFile(dir, out.getFileName().toString(), ".tmp");
+    try {
+      byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
+      Files.write(tmp, bytes);
+      Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      return bytes.length;
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
   }
 }
