@@ -49,6 +49,11 @@ public record RunData(
 
   public static final String SUMMARY = "summary.csv";
   public static final String STEPS = "steps.csv";
+  /**
+   * Rows of missing.csv kept in memory (the page shows fewer); the others are only counted. A
+   * month of windows with a drill-down of 100 ids each would otherwise be millions of rows.
+   */
+  static final int MISSING_ROWS_KEPT = 10_000;
 
   public RunData {
     ledger = List.copyOf(ledger);
@@ -88,7 +93,7 @@ public record RunData(
     String notVerified = "verify has not run on this run directory yet";
     CsvTable verdicts = csv(dir, VerifyOutputs.VERDICTS, files, "one verdict per backend and window", notVerified);
     CsvTable missing = csv(dir, VerifyOutputs.MISSING, files, "the ids of missing and duplicated lines",
-        notVerified);
+        notVerified, MISSING_ROWS_KEPT, List.of("backend", "kind"));
     CsvTable stats = csv(dir, VerifyOutputs.STATS, files, "count queries per backend", notVerified
         + ", or it was run by a logbench that did not write this file");
     String verifySummary = null;
@@ -156,14 +161,20 @@ public record RunData(
   }
 
   private static CsvTable csv(Path dir, String name, List<FileState> files, String holds, String whyAbsent) {
+    return csv(dir, name, files, holds, whyAbsent, Integer.MAX_VALUE, List.of());
+  }
+
+  private static CsvTable csv(Path dir, String name, List<FileState> files, String holds, String whyAbsent,
+      int keep, List<String> countBy) {
     Path file = dir.resolve(name);
     if (!Files.exists(file)) {
       files.add(new FileState(name, "absent", whyAbsent));
       return null;
     }
     try {
-      CsvTable t = CsvTable.read(file);
-      files.add(new FileState(name, "read", t.rows().size() + " rows: " + holds));
+      CsvTable t = CsvTable.read(file, keep, countBy);
+      files.add(new FileState(name, "read", String.format(java.util.Locale.ROOT, "%,d rows: ", t.totalRows())
+          + holds));
       return t;
     } catch (IOException e) {
       files.add(new FileState(name, "unreadable", e.getMessage()));

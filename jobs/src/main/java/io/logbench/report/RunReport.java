@@ -349,7 +349,7 @@ public final class RunReport {
       blocks.add(Notice.info("Every window of every checked backend is OK."));
     } else {
       blocks.add(fileTable(id("not-ok-windows"), "Windows that are not OK (" + count(notOk.size()) + ")", v,
-          notOk));
+          notOk, notOk.size()));
     }
     return new Section(id("verdicts"), "Verdicts", blocks);
   }
@@ -367,17 +367,18 @@ public final class RunReport {
         + " lists those not found (missing), found more than once (duplicate, with how often) or outside the"
         + " window's range (unexpected); a note row says when a list is partial. Rejected lines are among the"
         + " missing ids: the ledger counts rejections per window, not per line."));
-    if (m.rows().isEmpty()) {
+    if (m.totalRows() == 0) {
       blocks.add(Notice.info("No id is missing or duplicated."));
       return new Section(id("missing"), "Missing and duplicated ids", blocks);
     }
+    // counted over the whole file while it was read: only its first rows are kept
     Map<List<String>, Long> kinds = new TreeMap<>((a, b) -> a.toString().compareTo(b.toString()));
-    m.rows().forEach(r -> kinds.merge(List.of(m.get(r, "backend"), m.get(r, "kind")), 1L, Long::sum));
+    kinds.putAll(m.counts());
     List<List<Object>> rows = new ArrayList<>();
     kinds.forEach((k, n) -> rows.add(List.of(k.get(0), k.get(1), n)));
     blocks.add(new Table(id("missing-kinds"), "Rows by backend and kind", List.of(Column.text("backend"),
         Column.text("kind"), Column.number("rows")), rows, ""));
-    blocks.add(fileTable(id("missing-ids"), "Ids (" + m.name() + ")", m, m.rows()));
+    blocks.add(fileTable(id("missing-ids"), "Ids (" + m.name() + ")", m, m.rows(), m.totalRows()));
     return new Section(id("missing"), "Missing and duplicated ids", blocks);
   }
 
@@ -398,7 +399,7 @@ public final class RunReport {
     if (profile != null) {
       blocks.add(profile);
     }
-    blocks.add(fileTable(id("summary-table"), "Per backend (summary.csv)", s, s.rows()));
+    blocks.add(fileTable(id("summary-table"), "Per backend (summary.csv)", s, s.rows(), s.totalRows()));
     return new Section(id("latency"), "Latency", blocks);
   }
 
@@ -456,7 +457,7 @@ public final class RunReport {
     blocks.add(new Paragraph("Achieved rate per ladder step: acknowledged lines whose scheduled time falls"
         + " in the step's hold, over the hold's seconds, against the step's target rate (steps.csv)."));
     blocks.add(stepsChart(id("steps"), List.of(new Named("", data))));
-    blocks.add(fileTable(id("steps-table"), "Steps (steps.csv)", s, s.rows()));
+    blocks.add(fileTable(id("steps-table"), "Steps (steps.csv)", s, s.rows(), s.totalRows()));
     return Optional.of(new Section(id("steps"), "Ladder steps", blocks));
   }
 
@@ -664,8 +665,10 @@ public final class RunReport {
   /**
    * A table of a file's rows with every column of the file (those this report does not know
    * too); numbers right-aligned; at most {@link #MAX_ROWS} rows.
+   *
+   * @param total how many rows there are in all, {@code rows} being the first of them
    */
-  static Table fileTable(String id, String caption, CsvTable t, List<List<String>> rows) {
+  static Table fileTable(String id, String caption, CsvTable t, List<List<String>> rows, long total) {
     List<Column> cols = new ArrayList<>();
     for (String h : t.header()) {
       // ids and step numbers are names, not quantities: no digit grouping
@@ -683,7 +686,7 @@ public final class RunReport {
       }
       out.add(row);
     }
-    String note = rows.size() > MAX_ROWS ? "The first " + MAX_ROWS + " of " + count(rows.size()) + " rows;"
+    String note = total > out.size() ? "The first " + out.size() + " of " + count(total) + " rows;"
         + " the others are in " + t.name() + "." : "";
     return new Table(id, caption, cols, out, note);
   }

@@ -57,6 +57,25 @@ class CsvTableTest {
   }
 
   @Test
+  void aLongFileKeepsItsFirstRowsAndCountsThemAll(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    StringBuilder csv = new StringBuilder("backend,window_start,kind,seq,count,note\n");
+    for (int i = 0; i < 2500; i++) {
+      csv.append(i % 2 == 0 ? "loki" : "vl").append(",2021-05-01T03:00:00Z,").append(i < 2000 ? "missing" : "duplicate")
+          .append(',').append(i).append(",0,\n");
+    }
+    java.nio.file.Path file = dir.resolve("missing.csv");
+    java.nio.file.Files.writeString(file, csv);
+    CsvTable t = CsvTable.read(file, 100, List.of("backend", "kind"));
+    assertThat(t.rows()).hasSize(100);
+    assertThat(t.get(t.rows().get(99), "seq")).isEqualTo("99");
+    assertThat(t.totalRows()).isEqualTo(2500);
+    assertThat(t.counts()).containsExactly(
+        java.util.Map.entry(List.of("loki", "missing"), 1000L), java.util.Map.entry(List.of("vl", "missing"), 1000L),
+        java.util.Map.entry(List.of("loki", "duplicate"), 250L), java.util.Map.entry(List.of("vl", "duplicate"), 250L));
+  }
+
+  @Test
   void rowsAreFittedToTheHeader() {
     CsvTable t = new CsvTable("x.csv", List.of("a", "b"), List.of(List.of("1", "2", "3"), List.of("4")));
     assertThat(t.rows()).containsExactly(List.of("1", "2"), List.of("4", ""));

@@ -236,6 +236,23 @@ class RunReportTest {
   }
 
   @Test
+  void aLongDrillDownShowsItsFirstRowsAndCountsAll() throws Exception {
+    Path run = generated("vl");
+    verified(run, "vl");
+    StringBuilder csv = new StringBuilder("backend,window_start,kind,seq,count,note\n");
+    for (int i = 0; i < RunData.MISSING_ROWS_KEPT + 5; i++) {
+      csv.append("loki,2021-05-01T03:01:00Z,missing,").append(6000 + i).append(",0,\n");
+    }
+    Files.writeString(run.resolve("missing.csv"), csv);
+    ReportDocument doc = RunReport.document(RunData.read(run, null), VERSIONS);
+    Table kinds = block(section(doc, "missing"), Table.class, "missing-kinds");
+    assertThat(kinds.rows()).containsExactly(List.of("loki", "missing", (long) RunData.MISSING_ROWS_KEPT + 5));
+    Table ids = block(section(doc, "missing"), Table.class, "missing-ids");
+    assertThat(ids.rows()).hasSize(RunReport.MAX_ROWS);
+    assertThat(ids.note()).isEqualTo("The first 500 of 10,005 rows; the others are in missing.csv.");
+  }
+
+  @Test
   void offsetZonesBecomeZonesABrowserKnows() {
     assertThat(RunReport.browserZone(java.time.ZoneId.of("America/Sao_Paulo"))).isEqualTo("America/Sao_Paulo");
     assertThat(RunReport.browserZone(ZoneOffset.ofHours(-3))).isEqualTo("Etc/GMT+3");
