@@ -29,8 +29,8 @@ import java.util.Set;
 /**
  * {@code generate CONFIG [--run-dir DIR]}: runs the generate job (one pipeline per backend) on
  * the cluster it was submitted to, or in-process, then prints each backend's totals and, for a
- * ladder, one row per step, and writes {@code summary.csv} and {@code steps.csv} to the run
- * directory. {@code run.json} (the run's start) is written before the job, so {@code verify
+ * ladder, one row per step, and writes {@code summary.csv}, {@code steps.csv} and, last, {@code
+ * report.html} to the run directory. {@code run.json} (the run's start) is written before the job, so {@code verify
  * --continuous} can follow the run. Exit code 0 when every at-least-once backend acknowledged
  * every line and no load test crossed a threshold; 1 otherwise, with the reason.
  */

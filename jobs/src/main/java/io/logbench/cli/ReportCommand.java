@@ -11,8 +11,8 @@ import java.util.Set;
  * {@code report RUN_DIR [--out FILE] [--compare OTHER_RUN_DIR] [--config FILE]}: (re)builds the
  * run directory's {@code report.html} from its files, one page that opens offline; with {@code
  * --compare}, the run (baseline) and the other (contender) side by side. {@code --config} names
- * the run file when the one in run.json has moved. Exit code 0 when the page was written, 2 when
- * a directory does not exist.
+ * the run file when the one in run.json has moved. Exit code 0 when the page was written, 1 when
+ * it could not be, 2 when a directory or the run file does not exist.
  */
 final class ReportCommand {
 
@@ -33,7 +33,8 @@ final class ReportCommand {
     }
     Path file = args.option("--out") != null ? Path.of(args.option("--out"))
         : other != null ? runDir.resolve("compare.html") : runDir.resolve(Reports.FILE);
-    long bytes = other == null ? Reports.write(runDir, file, config) : Reports.writeCompare(runDir, other, file, config);
+    long bytes = other == null ? Reports.write(runDir, file, config)
+        : Reports.writeCompare(runDir, other, file, config);
     out.printf(Locale.ROOT, "wrote %s (%s)%n", file, Format.bytes(bytes));
     return 0;
   }

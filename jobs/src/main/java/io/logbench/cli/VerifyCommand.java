@@ -28,7 +28,8 @@ import java.util.Set;
  * {@code verify CONFIG [--run-dir DIR] [--continuous] [--settle D] [--max-wait D] [--recheck D]
  * [--drill N] [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]}: counts every backend of the
  * run back, window by window, against the ledger and the dataset, on Flink. Writes verdicts.csv,
- * missing.csv and verify-summary.txt into the run directory and prints a table per backend.
+ * missing.csv, verify-summary.txt and verify-stats.csv into the run directory, prints a table per
+ * backend, and rewrites the run's report.html.
  *
  * <p>Exit codes: 0 when no window is MISSING, DUPLICATE or PENDING (REJECTED windows are reported
  * but are the sender's failure, already in generate's exit code, not the backend's loss); 1 when a
