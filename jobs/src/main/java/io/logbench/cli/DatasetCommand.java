@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
  * run's lines (or a time slice of them, by their own time) in the seed's file layout, in
  * parallel on Flink, with a progress line.
  */
-@Command(name = "dataset", mixinStandardHelpOptions = true, versionProvider = Versions.class,
+@Command(name = "dataset", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = "Write the dataset (or a time slice of it) as files in the seed's layout"
         + " (logdir/YYYY-MM-DD.log), in parallel on Flink.")
 final class DatasetCommand implements Callable<Integer> {

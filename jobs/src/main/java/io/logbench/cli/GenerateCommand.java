@@ -12,6 +12,8 @@ import io.logbench.plan.ConfigLoader;
 import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunIds;
 import io.logbench.plan.RunPlan;
+import io.logbench.report.Reports;
+import io.logbench.report.Versions;
 import io.logbench.sink.DeliverySettings.Mode;
 import io.logbench.sink.LatencyHistogram;
 import io.logbench.sink.ThresholdBreach;
@@ -31,12 +33,12 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code generate CONFIG [--run-dir DIR]}: runs the generate job (one pipeline per backend) on
  * the cluster it was submitted to, or in-process, then prints each backend's totals and, for a
- * ladder, one row per step, and writes {@code summary.csv} and {@code steps.csv} to the run
- * directory. {@code run.json} (the run's start) is written before the job, so {@code verify
+ * ladder, one row per step, and writes {@code summary.csv}, {@code steps.csv} and, last, {@code
+ * report.html} to the run directory. {@code run.json} (the run's start) is written before the job, so {@code verify
  * --continuous} can follow the run. Exit code 0 when every at-least-once backend acknowledged
  * every line and no load test crossed a threshold; 1 otherwise, with the reason.
  */
-@Command(name = "generate", mixinStandardHelpOptions = true, versionProvider = Versions.class,
+@Command(name = "generate", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = {
       "Send the run to every backend of CONFIG (one pipeline each, on Flink), print per-backend"
           + " totals and ladder steps, and write the ledger, summary.csv and steps.csv to the run"
@@ -60,8 +62,13 @@ final class GenerateCommand implements Callable<Integer> {
     this.err = err;
   }
 
-  /** {@code run.json}: what the verifier needs to know of this run besides its run file. */
-  static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis, String runId)
+  /**
+   * {@code run.json}: what the verifier and the report need to know of this run besides its run
+   * file; {@code finishedMillis} (when generate ended, or null while it runs) gives the report the
+   * run's wall time. Written through a temporary file: a continuous verify reads it meanwhile.
+   */
+  static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis, String runId,
+      Long finishedMillis)
       throws java.io.IOException {
     java.util.Map<String, Object> run = new java.util.LinkedHashMap<>();
     run.put("name", plan.config().name());
@@ -72,9 +79,18 @@ final class GenerateCommand implements Callable<Integer> {
     run.put("lines", plan.lines());
     run.put("windowMillis", plan.config().window().toMillis());
     run.put("zone", plan.config().zone().getId());
+    Versions versions = Versions.current();
+    run.put("logbenchVersion", versions.logbench());
+    run.put("flinkVersion", versions.flinkRuntime());
+    if (finishedMillis != null) {
+      run.put("finishedMillis", finishedMillis);
+    }
+    Path tmp = runDir.resolve("run.json.tmp");
     new com.fasterxml.jackson.databind.ObjectMapper()
         .writerWithDefaultPrettyPrinter()
-        .writeValue(runDir.resolve("run.json").toFile(), run);
+        .writeValue(tmp.toFile(), run);
+    Files.move(tmp, runDir.resolve("run.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
   @Override
@@ -104,13 +120,14 @@ final class GenerateCommand implements Callable<Integer> {
     String runId = RunIds.create(config.name(), runStart, new java.security.SecureRandom());
     GenerateJob job = GenerateJob.of(plan).ledgerDir(runDir.resolve("ledger")).runStartMillis(runStart).runId(runId);
     Files.createDirectories(runDir);
-    writeRunJson(runDir, file, plan, runStart, runId);
+    writeRunJson(runDir, file, plan, runStart, runId, null);
     err.printf(Locale.ROOT, "generate: run %s, %s lines to %d backend(s): %s%n", runId, Format.count(plan.lines()),
         config.backends().size(), String.join(", ", config.backends().stream().map(b -> b.name()
             + " (" + b.spec().kind() + ", " + b.delivery().mode().key() + ")").toList()));
     long t0 = System.nanoTime();
     GenerateJob.Result result = job.run(FlinkEnvironments.create(config.parallelism()));
     double seconds = (System.nanoTime() - t0) / 1e9;
+    writeRunJson(runDir, file, plan, runStart, runId, System.currentTimeMillis());
 
     List<LedgerEntry> ledger = new ArrayList<>();
     for (var b : config.backends()) {
@@ -135,6 +152,8 @@ final class GenerateCommand implements Callable<Integer> {
     }
     out.printf(Locale.ROOT, "ran %.1f s; wrote %s%s%n", seconds, runDir.resolve("summary.csv"),
         steps.isEmpty() ? "" : " and " + runDir.resolve("steps.csv"));
+    // the report is a view of the files above: failing to draw it is a warning, not a failed run
+    Reports.refresh(runDir, "generate", out, err);
     List<String> why = reasons(result);
     if (why.isEmpty()) {
       return 0;

@@ -24,7 +24,7 @@ import picocli.CommandLine;
 @Command(
     name = "logbench",
     mixinStandardHelpOptions = true,
-    versionProvider = Versions.class,
+    versionProvider = VersionProvider.class,
     description = "Pushes the same deterministic logs to every log backend at a controlled rate and"
         + " counts them back, window by window.",
     synopsisSubcommandLabel = "COMMAND",
@@ -104,6 +104,7 @@ public final class Main implements Callable<Integer> {
     cl.addSubcommand(new DatasetCommand(out, err));
     cl.addSubcommand(new GenerateCommand(out, err));
     cl.addSubcommand(new VerifyCommand(out, err));
+    cl.addSubcommand(new ReportCommand(out));
     cl.addSubcommand(new CommandLine.HelpCommand());
     cl.registerConverter(Duration.class, Main::duration);
     cl.registerConverter(Instant.class, Main::instant);

@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
  * exact number of lines in each window, from arithmetic over the dataset (nothing is generated
  * except, for the byte total, the lines' sizes).
  */
-@Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = Versions.class,
+@Command(name = "plan", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = "Total lines and bytes, duration, and the exact line count of every window"
         + " (arithmetic over the dataset, nothing sent).")
 final class PlanCommand implements Callable<Integer> {

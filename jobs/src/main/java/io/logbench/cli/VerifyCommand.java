@@ -6,6 +6,7 @@ import io.logbench.job.VerifyJob;
 import io.logbench.ledger.LedgerFiles;
 import io.logbench.plan.ConfigLoader;
 import io.logbench.plan.RunConfig;
+import io.logbench.report.Reports;
 import io.logbench.verify.BackendReport;
 import io.logbench.verify.Verdict.Status;
 import io.logbench.verify.VerifyOutputs;
@@ -30,14 +31,15 @@ import picocli.CommandLine.Parameters;
  * {@code verify CONFIG [--run-dir DIR] [--continuous] [--settle D] [--max-wait D] [--recheck D]
  * [--drill N] [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]}: counts every backend of the
  * run back, window by window, against the ledger and the dataset, on Flink. Writes verdicts.csv,
- * missing.csv and verify-summary.txt into the run directory and prints a table per backend.
+ * missing.csv, verify-summary.txt and verify-stats.csv into the run directory, prints a table per
+ * backend, and rewrites the run's report.html.
  *
  * <p>Exit codes: 0 when no window is MISSING, DUPLICATE or PENDING (REJECTED windows are reported
  * but are the sender's failure, already in generate's exit code, not the backend's loss); 1 when a
  * window is MISSING or DUPLICATE, or a backend did not answer before the deadline (PENDING at the
  * end); 2 for a wrong command line or run file, or a run directory without a ledger.
  */
-@Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = Versions.class,
+@Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = {
       "Count every backend of the run back, window by window, against the ledger and the dataset"
           + " (a Flink job); write verdicts.csv, missing.csv and verify-summary.txt.",
@@ -134,7 +136,9 @@ final class VerifyCommand implements Callable<Integer> {
     out.print(printed);
     VerifyOutputs.write(runDir, reports, config.zone(), printed);
     out.println("wrote " + runDir.resolve(VerifyOutputs.VERDICTS) + ", " + runDir.resolve(VerifyOutputs.MISSING)
-        + " and " + runDir.resolve(VerifyOutputs.SUMMARY));
+        + ", " + runDir.resolve(VerifyOutputs.SUMMARY) + " and " + runDir.resolve(VerifyOutputs.STATS));
+    // the verdicts change the report; failing to draw it is a warning, the exit code stays the verdict's
+    Reports.refresh(runDir, "verify", out, err);
     why.forEach(w -> err.println("verify: " + w));
     return why.isEmpty() ? 0 : 1;
   }

@@ -23,7 +23,10 @@ import java.util.Map;
  *   <li>{@value #MISSING}: {@value #MISSING_HEADER}, the drill-down: one row per missing or
  *       duplicated sequence id (count = times found), and a row of kind {@code note} when a
  *       window's drill-down is partial or impossible;
- *   <li>{@value #SUMMARY}: the printed table and the verdict line.
+ *   <li>{@value #SUMMARY}: the printed table and the verdict line;
+ *   <li>{@value #STATS}: {@value #STATS_HEADER}, one row per backend: windows with a verdict, the
+ *       count reader's requests and their total time (the report's count-query latency), and why
+ *       a backend was skipped (empty when it was checked).
  * </ul>
  */
 public final class VerifyOutputs {
@@ -34,6 +37,8 @@ public final class VerifyOutputs {
   public static final String MISSING = "missing.csv";
   public static final String MISSING_HEADER = "backend,window_start,kind,seq,count,note";
   public static final String SUMMARY = "verify-summary.txt";
+  public static final String STATS = "verify-stats.csv";
+  public static final String STATS_HEADER = "backend,windows_checked,queries,query_ms,skipped";
 
   private static final DateTimeFormatter TIME = DateTimeFormatter.ISO_OFFSET_DATE_TIME;
 
@@ -95,6 +100,21 @@ public final class VerifyOutputs {
     return out.toString();
   }
 
+  /** One row per backend: windows judged, count requests and their total milliseconds. */
+  public static String statsCsv(List<BackendReport> reports) {
+    StringBuilder out = new StringBuilder(STATS_HEADER).append('\n');
+    for (BackendReport r : reports) {
+      if (r.skippedReason() != null) {
+        out.append(field(r.backend())).append(",0,0,0,").append(field(r.skippedReason())).append('\n');
+        continue;
+      }
+      int checked = r.windowsByStatus().values().stream().mapToInt(Integer::intValue).sum();
+      out.append(field(r.backend())).append(',').append(checked).append(',').append(r.stats().requests())
+          .append(',').append(String.format(Locale.ROOT, "%.3f", r.stats().nanos() / 1e6)).append(",\n");
+    }
+    return out.toString();
+  }
+
   /** The per-backend table. */
   public static void printTable(List<BackendReport> reports, PrintStream out) {
     out.printf(Locale.ROOT, "%-16s %8s %8s %9s %10s %10s %9s %9s %9s %11s %10s%n", "backend", "windows", "ok",
@@ -116,11 +136,15 @@ public final class VerifyOutputs {
     }
   }
 
-  /** Writes verdicts.csv, missing.csv and verify-summary.txt ({@code summary} is the printed text). */
+  /**
+   * Writes verdicts.csv, missing.csv, verify-summary.txt ({@code summary} is the printed text) and
+   * verify-stats.csv.
+   */
   public static void write(Path runDir, List<BackendReport> reports, ZoneId zone, String summary) throws IOException {
     Files.createDirectories(runDir);
     Files.writeString(runDir.resolve(VERDICTS), verdictsCsv(reports, zone), StandardCharsets.UTF_8);
     Files.writeString(runDir.resolve(MISSING), missingCsv(reports, zone), StandardCharsets.UTF_8);
     Files.writeString(runDir.resolve(SUMMARY), summary, StandardCharsets.UTF_8);
+    Files.writeString(runDir.resolve(STATS), statsCsv(reports), StandardCharsets.UTF_8);
   }
 }

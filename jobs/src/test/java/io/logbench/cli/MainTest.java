@@ -22,10 +22,11 @@ class MainTest {
 
   @Test
   void everyCommandHasHelpThatExitsZero() {
-    for (String command : new String[] {"plan", "dataset", "generate", "verify"}) {
+    for (String command : new String[] {"plan", "dataset", "generate", "verify", "report"}) {
       Run r = run(command, "--help");
       assertThat(r.code()).as(command).isZero();
-      assertThat(r.out()).as(command).startsWith("Usage: logbench " + command + " ").contains("CONFIG", "--help");
+      assertThat(r.out()).as(command).startsWith("Usage: logbench " + command + " ")
+          .contains(command.equals("report") ? "RUN_DIR" : "CONFIG", "--help");
       assertThat(r.err()).as(command).isEmpty();
       Run viaHelp = run("help", command);
       assertThat(viaHelp.code()).as(command).isZero();
@@ -33,7 +34,7 @@ class MainTest {
     }
     Run top = run("--help");
     assertThat(top.code()).isZero();
-    assertThat(top.out()).contains("plan", "dataset", "generate", "verify", "Exit codes: 0 done; 1");
+    assertThat(top.out()).contains("plan", "dataset", "generate", "verify", "report", "Exit codes: 0 done; 1");
   }
 
   @Test
