@@ -37,7 +37,8 @@ final class PlanCommand {
     args.expectPositionals(1);
     String by = args.option("--by");
     if (by == null && args.option("--parallelism") != null) {
-      throw new UsageException("plan: --parallelism sets the threads that count --by; give --by too.");
+      throw new UsageException(
+          "plan: --parallelism sets the threads that count --by; give --by too.");
     }
     int parallelism = args.integer("--parallelism", Runtime.getRuntime().availableProcessors(), 1);
     RunConfig config = ConfigLoader.load(file);
@@ -107,9 +108,10 @@ final class PlanCommand {
     int values = dataset.keyedCounts(by).values().size();
     long cells = (long) windows.windows().size() * values;
     if (cells > RangeCounts.MAX_CELLS) {
-      throw new UsageException("plan: --by " + by + " over " + Format.count(windows.windows().size())
-          + " windows of " + values + " values makes " + Format.count(cells) + " counts, more than the "
-          + Format.count(RangeCounts.MAX_CELLS) + " plan prints; use a longer --window.");
+      throw new UsageException("plan: --by " + by + " over "
+          + Format.count(windows.windows().size()) + " windows of " + values + " values makes "
+          + Format.count(cells) + " counts, more than the " + Format.count(RangeCounts.MAX_CELLS)
+          + " plan prints; use a longer --window.");
     }
     KeyedWindowCounts keyed = plan.keyedCounts(by, windows, runStart, parallelism);
     for (int w = 0; w < keyed.windows().size(); w++) {

@@ -76,7 +76,9 @@ public interface Dataset extends Serializable {
     List<String> keys = countKeys();
     return new IllegalArgumentException(
         "Dataset " + name() + " cannot count lines by '" + key + "'; "
-            + (keys.isEmpty() ? "it counts by no field." : "it counts by " + String.join(" or ", keys) + "."));
+            + (keys.isEmpty()
+                ? "it counts by no field."
+                : "it counts by " + String.join(" or ", keys) + "."));
   }
 
   /** Total bytes of lines [from, to) (no separators), by making them unless a dataset knows better. */

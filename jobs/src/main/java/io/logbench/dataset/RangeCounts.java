@@ -37,7 +37,8 @@ public abstract class RangeCounts implements KeyedCounts {
    */
   protected RangeCounts(String key, List<String> values, long datasetSize, long pieceLines) {
     if (pieceLines < 1) {
-      throw new IllegalArgumentException("A piece must hold at least one line, not " + pieceLines + ".");
+      throw new IllegalArgumentException(
+          "A piece must hold at least one line, not " + pieceLines + ".");
     }
     this.key = key;
     this.values = List.copyOf(values);

@@ -46,8 +46,8 @@ class Seed004ScriptTallyITCase {
     Path config = PlanCommandTest.mayFirst(tmp);
     for (String key : List.of("status", "path")) {
       for (String window : List.of("1h", "1d")) {
-        PlanCommandTest.Run plan =
-            PlanCommandTest.run("plan", config.toString(), "--by", key, "--window", window, "--csv");
+        PlanCommandTest.Run plan = PlanCommandTest.run(
+            "plan", config.toString(), "--by", key, "--window", window, "--csv");
         assertThat(plan.code()).as(plan.err()).isZero();
         Files.writeString(tmp.resolve(key + "-" + window + ".plan.csv"), plan.out());
       }

@@ -75,7 +75,8 @@ final class NginxKeyedCounts extends RangeCounts {
     private PythonRandom random;
     private long position = -1;
     /** The column counts of the field not asked for: drawn all the same, then dropped. */
-    private final long[] other = new long[byStatus ? NginxPrelude.BASE_PATHS : NginxPrelude.BASE_STATUS_CODES.length];
+    private final long[] other =
+        new long[byStatus ? NginxPrelude.BASE_PATHS : NginxPrelude.BASE_STATUS_CODES.length];
 
     @Override
     public void add(long from, long to, long[] into) {

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 /** Counts by level and container against the lines the cursor makes. */
 class AppJsonKeyedCountsTest {
 
-  static final Pattern FIELDS = Pattern.compile("\"container\":\"([^\"]+)\",\"level\":\"([^\"]+)\"");
+  static final Pattern FIELDS =
+      Pattern.compile("\"container\":\"([^\"]+)\",\"level\":\"([^\"]+)\"");
 
   /** Odd stream and block sizes, so ranges cut blocks and cycles anywhere. */
   static final AppJsonDataset DATASET =
@@ -34,17 +35,20 @@ class AppJsonKeyedCountsTest {
   @Test
   void valuesAreTheLevelsAndTheContainers() {
     assertThat(DATASET.countKeys()).containsExactly("level", "container");
-    assertThat(DATASET.keyedCounts("level").values()).containsExactly("info", "debug", "warn", "error");
+    assertThat(DATASET.keyedCounts("level").values())
+        .containsExactly("info", "debug", "warn", "error");
     assertThat(DATASET.keyedCounts("container").values())
         .containsExactly("k6-0", "k6-1", "k6-2", "k6-3", "k6-4", "k6-5", "k6-6");
     assertThatThrownBy(() -> DATASET.keyedCounts("status"))
-        .hasMessage("Dataset app-json cannot count lines by 'status'; it counts by level or container.");
+        .hasMessage(
+            "Dataset app-json cannot count lines by 'status'; it counts by level or container.");
   }
 
   @Test
   void containersOfAHugeDatasetAreArithmetic() {
     AppJsonDataset huge = AppJsonDataset.builder().lines(AppJsonDataset.MAX_LINES).build();
-    long[][] counts = huge.keyedCounts("container").count(new long[] {0, AppJsonDataset.MAX_LINES}, 1);
+    long[][] counts =
+        huge.keyedCounts("container").count(new long[] {0, AppJsonDataset.MAX_LINES}, 1);
     // 10^15 lines in blocks of 100 over 20 streams: 5 * 10^13 lines each
     assertThat(counts[0]).hasSize(20).containsOnly(50_000_000_000_000L);
   }

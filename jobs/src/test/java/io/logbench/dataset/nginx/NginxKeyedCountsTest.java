@@ -31,7 +31,8 @@ class NginxKeyedCountsTest {
   @Test
   void pythonCountsEqualTheLinesCountedOneByOne() {
     for (String key : List.of("status", "path")) {
-      assertThat(PYTHON.keyedCounts(key).count(BOUNDS, 1)).isEqualTo(countLines(PYTHON, key, BOUNDS));
+      assertThat(PYTHON.keyedCounts(key).count(BOUNDS, 1))
+          .isEqualTo(countLines(PYTHON, key, BOUNDS));
     }
   }
 
@@ -76,7 +77,8 @@ class NginxKeyedCountsTest {
   void badKeysAndBoundsAreRefused() {
     assertThatThrownBy(() -> PYTHON.keyedCounts("level"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("Dataset nginx-month cannot count lines by 'level'; it counts by status or path.");
+        .hasMessage(
+            "Dataset nginx-month cannot count lines by 'level'; it counts by status or path.");
     KeyedCounts status = PYTHON.keyedCounts("status");
     assertThatThrownBy(() -> status.count(new long[] {10, 5}, 1))
         .hasMessage("Range bounds must not decrease, but bound 1 (5) is before bound 0 (10).");
