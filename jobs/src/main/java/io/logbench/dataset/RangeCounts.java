@@ -59,6 +59,15 @@ public abstract class RangeCounts implements KeyedCounts {
   /** A new counter, for one piece. */
   protected abstract Counter counter();
 
+  /**
+   * Threads to count lines {@code [from, to)} on when {@code asked} were asked for; by default
+   * those asked. A dataset whose pieces are cheaper one after the other (each starting where the
+   * last one ended) answers fewer.
+   */
+  protected int threads(long from, long to, int asked) {
+    return asked;
+  }
+
   @Override
   public final String key() {
     return key;
@@ -79,7 +88,8 @@ public abstract class RangeCounts implements KeyedCounts {
     }
     long firstPiece = bounds[0] / pieceLines;
     long endPiece = (bounds[ranges] - 1) / pieceLines + 1;
-    int threads = (int) Math.max(1, Math.min(parallelism, endPiece - firstPiece));
+    int asked = threads(bounds[0], bounds[ranges], parallelism);
+    int threads = (int) Math.max(1, Math.min(asked, endPiece - firstPiece));
     if (threads == 1) {
       for (long p = firstPiece; p < endPiece; p++) {
         long[] piece = piece(p, bounds);

@@ -12,7 +12,8 @@ import java.util.List;
  * <p>In {@link NginxMonthDataset.Mode#PYTHON_COMPATIBLE} a piece starts from the Mersenne Twister
  * state recorded at its first line ({@link PythonCheckpoints}, every 2^20 lines, so pieces start
  * on one and never replay the lines before) and draws each line's two {@code choice} calls as the
- * script does, counting the chosen entries of the weighted lists. In {@link
+ * script does, counting the chosen entries of the weighted lists. A piece that ends on the next
+ * state offers it, so on a cold JVM the pieces, counted in order, draw every line once. In {@link
  * NginxMonthDataset.Mode#FAST} each line's picks come from the hash of its index, as its cursor
  * makes them. Both count the same picks the lines are made from, so a count is that of the lines.
  *
@@ -63,6 +64,18 @@ final class NginxKeyedCounts extends RangeCounts {
     return values;
   }
 
+  /**
+   * One thread while the generator states of the range are not all recorded yet: counting the
+   * pieces in order, each hands the state it ends on to the next ({@link PythonCheckpoints#offer}),
+   * so every line is drawn once. Parallel pieces would each need the skip pass to draw the lines
+   * before them first, which costs more CPU and, the pass being serial, no less time.
+   */
+  @Override
+  protected int threads(long from, long to, int asked) {
+    boolean python = dataset.mode() == NginxMonthDataset.Mode.PYTHON_COMPATIBLE;
+    return python && !PythonCheckpoints.of(dataset).recordedTo(to - 1) ? 1 : asked;
+  }
+
   @Override
   protected Counter counter() {
     return dataset.mode() == NginxMonthDataset.Mode.PYTHON_COMPATIBLE
@@ -89,6 +102,9 @@ final class NginxKeyedCounts extends RangeCounts {
         random.countPairs(to - from, statusColumns, other, pathColumns, into);
       }
       position = to;
+      if (to % PythonCheckpoints.EVERY == 0) {
+        PythonCheckpoints.of(dataset).offer(to, random.state());
+      }
     }
   }
 

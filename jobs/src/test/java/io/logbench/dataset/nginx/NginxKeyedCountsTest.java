@@ -63,6 +63,27 @@ class NginxKeyedCountsTest {
   }
 
   @Test
+  void countingOnAColdGeneratorRecordsTheStatesThePassWouldRecord() {
+    // seed 9: no other test has recorded its states in this JVM
+    NginxMonthDataset cold = new NginxMonthDataset(9, Mode.PYTHON_COMPATIBLE);
+    long[] bounds = {0, E / 2, 3 * E + 5};
+    long[][] counts = cold.keyedCounts("path").count(bounds, 2);
+    NginxPrelude prelude = cold.prelude();
+    int[] weights = NginxMonthDataset.lineLengthByPathIndex(prelude.pathList());
+    PythonRandom drawn = PythonRandom.fromState(prelude.loopState());
+    for (int c = 1; c <= 3; c++) {
+      drawn.skipPairs(E, prelude.statusList().length, prelude.pathList().length, weights);
+      assertThat(PythonCheckpoints.of(cold).recordedTo(c * E)).as("state %d", c).isTrue();
+      assertThat(PythonCheckpoints.of(cold).randomAt(c * E).state()).isEqualTo(drawn.state());
+    }
+    // the skip pass now runs over the offered states and checks each
+    int minute = prelude.minuteOf(4 * E);
+    assertThat(cold.minuteBytes(minute)).isPositive();
+    assertThat(cold.keyedCounts("path").count(bounds, 2)).isEqualTo(counts);
+    assertThat(sum(counts[0]) + sum(counts[1])).isEqualTo(3 * E + 5);
+  }
+
+  @Test
   void valuesAreStatusesAscendingAndTheScriptsPages() {
     assertThat(PYTHON.countKeys()).containsExactly("status", "path");
     assertThat(PYTHON.keyedCounts("status").values())
