@@ -8,6 +8,9 @@
 #                                                    drawing (and discarding) every line before A
 #   seed004_reference.py write LOGDIR A B STATEFILE  starts at minute A from a Mersenne Twister
 #                                                    state written by logbench (625 ints a line)
+#   seed004_reference.py tally OUTDIR A B            the exact answers for minutes [A, B): lines
+#                                                    per status and per path per hour and per day
+#                                                    (the script's draws, no line formatted)
 import pandas as pd
 import math
 import os
@@ -48,6 +51,45 @@ if mode == "counts":
     out = sys.stdout
     for idx, v in enumerate(df['y'].values):
         out.write(f"{idx},{v}\n")
+    sys.exit(0)
+
+if mode == "tally":
+    # The script's line loop with only what decides a line's status and path: its v lines per
+    # minute, each random.choice(status_codes) then random.choice(paths), in the script's order;
+    # times and text are left out (they draw nothing). Every line before minute A is drawn too.
+    import collections
+    outdir = sys.argv[2]
+    first, last = int(sys.argv[3]), int(sys.argv[4])
+    choice = random.choice
+    windows = {"1h": collections.defaultdict(collections.Counter),
+               "1d": collections.defaultdict(collections.Counter)}
+    for idx, v in enumerate(df['y'].values):
+        if idx >= last:
+            break
+        if idx < first:
+            for _ in range(v):
+                choice(status_codes)
+                choice(paths)
+            continue
+        dstart = datetime.datetime(2021,5,1) + datetime.timedelta(minutes=idx)
+        pairs = collections.Counter([(choice(status_codes), choice(paths)) for _ in range(v)])
+        windows["1h"][dstart.replace(minute=0)].update(pairs)
+        windows["1d"][dstart.replace(hour=0, minute=0)].update(pairs)
+    if not os.path.exists(outdir):
+        os.mkdir(outdir)
+    # every key in every window, zeros included: statuses ascending, paths as the script lists them
+    keys = {"status": (0, sorted(set(status_codes))), "path": (1, paths[:300])}
+    for name, (at, values) in keys.items():
+        for size, counts in windows.items():
+            with open(f"{outdir}/{name}-{size}.csv", "w") as f:
+                f.write("window_start,key,count\n")
+                for start in sorted(counts):
+                    per = collections.Counter()
+                    for pair, n in counts[start].items():
+                        per[pair[at]] += n
+                    label = start.astimezone().isoformat()
+                    for value in values:
+                        f.write(f"{label},{value},{per[value]}\n")
     sys.exit(0)
 
 logdir = sys.argv[2]

@@ -1,6 +1,7 @@
 package io.logbench.dataset;
 
 import java.io.Serializable;
+import java.util.List;
 
 /**
  * A synthetic log dataset: a pure function of (seed, line index).
@@ -64,6 +65,33 @@ public interface Dataset extends Serializable {
   /** A cursor at {@code fromIndex}, started from a {@link #resumeToken} made for that index. */
   default LineCursor cursor(long fromIndex, Serializable resumeToken) {
     return cursor(fromIndex);
+  }
+
+  /**
+   * The fields this dataset counts lines by exactly ({@link #keyedCounts}), such as {@code
+   * status} and {@code path}; empty when it counts by none.
+   */
+  default List<String> countKeys() {
+    return List.of();
+  }
+
+  /**
+   * Exact counts of lines per value of {@code key}, one of {@link #countKeys()}.
+   *
+   * @throws IllegalArgumentException if the dataset does not count by {@code key}
+   */
+  default KeyedCounts keyedCounts(String key) {
+    throw unknownCountKey(key);
+  }
+
+  /** The error for a key not in {@link #countKeys()}, naming the ones there are. */
+  default IllegalArgumentException unknownCountKey(String key) {
+    List<String> keys = countKeys();
+    return new IllegalArgumentException(
+        "Dataset " + name() + " cannot count lines by '" + key + "'; "
+            + (keys.isEmpty()
+                ? "it counts by no field."
+                : "it counts by " + String.join(" or ", keys) + "."));
   }
 
   /** Total bytes of lines [from, to) (no separators), by making them unless a dataset knows better. */

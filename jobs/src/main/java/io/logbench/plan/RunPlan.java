@@ -1,6 +1,7 @@
 package io.logbench.plan;
 
 import io.logbench.dataset.Dataset;
+import io.logbench.dataset.KeyedCounts;
 import io.logbench.dataset.app.AppJsonDataset;
 import io.logbench.dataset.nginx.NginxMonthDataset;
 import io.logbench.plan.DatasetSpec;
@@ -8,12 +9,15 @@ import io.logbench.plan.RunConfig;
 import io.logbench.plan.ScheduleSpec;
 import io.logbench.schedule.ConstantRateSchedule;
 import io.logbench.schedule.ExpectedCounts;
+import io.logbench.schedule.KeyedWindowCounts;
 import io.logbench.schedule.LadderSchedule;
 import io.logbench.schedule.ReplaySchedule;
 import io.logbench.schedule.Schedule;
 import io.logbench.schedule.Timeline;
 import io.logbench.schedule.Timelines;
 import io.logbench.schedule.UnpacedSchedule;
+import io.logbench.schedule.WindowCount;
+import io.logbench.schedule.WindowCounts;
 import java.time.Duration;
 import java.util.List;
 
@@ -124,6 +128,30 @@ public final class RunPlan {
   /** Exact expected counts of a run started at {@code runStartMillis}. */
   public ExpectedCounts expectedCounts(long runStartMillis) {
     return new ExpectedCounts(timeline, runStartMillis);
+  }
+
+  /**
+   * Exact counts of the run's lines per value of {@code key} in each of {@code windows}, for a
+   * run started at {@code runStartMillis}. The timeline turns each window bound into the number
+   * of the run's lines before it (exact in every timestamp mode: timestamps never decrease with
+   * the line index), so the windows become ranges of dataset lines, which the dataset counts by
+   * key from its own draws.
+   *
+   * @param parallelism threads to count on
+   * @throws IllegalArgumentException if the dataset does not count by {@code key}
+   */
+  public KeyedWindowCounts keyedCounts(
+      String key, WindowCounts windows, long runStartMillis, int parallelism) {
+    KeyedCounts byKey = dataset.keyedCounts(key);
+    ExpectedCounts expected = expectedCounts(runStartMillis);
+    List<WindowCount> rows = windows.windows();
+    long[] bounds = new long[rows.size() + 1];
+    for (int w = 0; w < rows.size(); w++) {
+      bounds[w] = firstIndex + expected.countBefore(rows.get(w).startMillis());
+    }
+    bounds[rows.size()] = firstIndex
+        + (rows.isEmpty() ? 0 : expected.countBefore(rows.get(rows.size() - 1).endMillis()));
+    return new KeyedWindowCounts(key, byKey.values(), rows, byKey.count(bounds, parallelism));
   }
 
   /** Time of the run's first and last line plus 1 ms: the span its windows must cover. */

@@ -7,10 +7,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** {@code plan} against the seed 004 script's own counts. */
 class PlanCommandTest {
@@ -89,6 +94,91 @@ class PlanCommandTest {
     long total = rows.stream().skip(1).mapToLong(l -> Long.parseLong(l.split(",")[1])).sum();
     // seed 000's ladder: 30 s ramps and 2 min holds at 5k..100k lines/s
     assertThat(total).isBetween(42_749_999L, 42_750_001L);
+  }
+
+  /** May 1 of seed 004 (the case study's one-day range), as the script makes it. */
+  static final String MAY_FIRST = String.join("\n",
+      "name: may01",
+      "dataset:",
+      "  kind: nginx-month",
+      "  mode: python-compatible",
+      "  seed: 8",
+      "  from: \"2021-05-01T00:00:00-03:00\"",
+      "  until: \"2021-05-02T00:00:00-03:00\"",
+      "window: 1h",
+      "");
+
+  static Path mayFirst(Path dir) throws IOException {
+    return Files.writeString(dir.resolve("may01.yaml"), MAY_FIRST);
+  }
+
+  /**
+   * The exact answers for May 1 equal the seed script's own tally: {@code seed004_reference.py
+   * tally OUT 0 1440} (the script's draws for every line of the day, counted per status and per
+   * path per hour and per day in Python) wrote the files in seed004/may01-by/;
+   * Seed004ScriptTallyITCase runs the script again and compares.
+   */
+  @ParameterizedTest
+  @CsvSource({"status,1h", "status,1d", "path,1h", "path,1d"})
+  void mayFirstByKeyEqualsTheScriptsTally(String key, String window, @TempDir Path tmp)
+      throws Exception {
+    Run r = run("plan", mayFirst(tmp).toString(), "--by", key, "--window", window, "--csv");
+    assertThat(r.err()).isEmpty();
+    assertThat(r.code()).isZero();
+    assertThat(r.out()).isEqualTo(resource("may01-by/" + key + "-" + window + ".csv"));
+  }
+
+  @Test
+  void byKeyTableListsEveryValueOfEveryWindowAndTheTotals(@TempDir Path tmp) throws Exception {
+    Run r = run("plan", mayFirst(tmp).toString(), "--by", "status", "--window", "1d",
+        "--parallelism", "1");
+    assertThat(r.code()).isZero();
+    assertThat(r.out())
+        .contains("lines       32,174,937")
+        .contains("by          status: 6 values, counted from the dataset's draws (no line made)")
+        .contains("window_start                  status          lines")
+        .contains("2021-05-01T00:00:00-03:00     200         5,399,708")
+        .contains("2021-05-01T00:00:00-03:00     500         7,559,547")
+        .contains("total                         302         2,808,575");
+  }
+
+  @Test
+  void byKeyFollowsTheRunsTimestamps() {
+    // seed 000's ladder stamps lines with their send time: every minute's containers add up to it
+    String ladder = "../config/seed000-ladder.yaml";
+    Run lines = run("plan", ladder, "--start", "2026-11-30T10:00:00Z", "--csv");
+    Run keyed = run("plan", ladder, "--start", "2026-11-30T10:00:00Z", "--csv", "--by", "container");
+    assertThat(keyed.code()).isZero();
+    List<String> perWindow = lines.out().lines().skip(1).toList();
+    List<String> perKey = keyed.out().lines().skip(1).toList();
+    assertThat(perKey).hasSize(perWindow.size() * 20);
+    for (int w = 0; w < perWindow.size(); w++) {
+      String[] window = perWindow.get(w).split(",");
+      long sum = 0;
+      for (int s = 0; s < 20; s++) {
+        String[] row = perKey.get(w * 20 + s).split(",");
+        assertThat(row[0]).isEqualTo(window[0]);
+        assertThat(row[1]).isEqualTo("k6-" + s);
+        sum += Long.parseLong(row[2]);
+      }
+      assertThat(sum).as(window[0]).isEqualTo(Long.parseLong(window[1]));
+    }
+  }
+
+  @Test
+  void byKeyMistakesExitWith2AndSayWhy(@TempDir Path tmp) throws Exception {
+    Run status = run("plan", "../config/seed000-ladder.yaml", "--by", "status");
+    assertThat(status.code()).isEqualTo(2);
+    assertThat(status.err()).startsWith("logbench: plan: --by status is not a field of dataset"
+        + " app-json; expected level or container.");
+    assertThat(run("plan", "../config/quickstart.yaml", "--by", "level").err()).startsWith(
+        "logbench: plan: --by level is not a field of dataset nginx-month; expected status or"
+            + " path.");
+    assertThat(run("plan", "../config/quickstart.yaml", "--parallelism", "2").err()).startsWith(
+        "logbench: plan: --parallelism sets the threads that count --by; give --by too.");
+    assertThat(run("plan", mayFirst(tmp).toString(), "--by", "path", "--window", "1s").err())
+        .startsWith("logbench: plan: --by path over 86,400 windows of 300 values makes"
+            + " 25,920,000 counts, more than the 20,000,000 plan prints; use a longer --window.");
   }
 
   @Test

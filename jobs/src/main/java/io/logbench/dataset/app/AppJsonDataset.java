@@ -1,12 +1,14 @@
 package io.logbench.dataset.app;
 
 import io.logbench.dataset.Dataset;
+import io.logbench.dataset.KeyedCounts;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import java.io.ObjectStreamException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The {@code app-json} dataset: the JSON lines of seed 000's k6 load test, as a pure function of
@@ -178,6 +180,21 @@ public final class AppJsonDataset implements Dataset {
     return pick(index);
   }
 
+  /** app-json counts lines by {@code level} and by {@code container} (its stream). */
+  @Override
+  public List<String> countKeys() {
+    return AppJsonKeyedCounts.KEYS;
+  }
+
+  /** Exact lines per {@code level} or per {@code container} (see {@link AppJsonKeyedCounts}). */
+  @Override
+  public KeyedCounts keyedCounts(String key) {
+    if (!AppJsonKeyedCounts.KEYS.contains(key)) {
+      throw unknownCountKey(key);
+    }
+    return new AppJsonKeyedCounts(this, key);
+  }
+
   /** The bytes of line {@code index}, for naming one line; use a cursor for many. */
   public byte[] line(long index) {
     checkIndex(index);
@@ -191,7 +208,8 @@ public final class AppJsonDataset implements Dataset {
     return pool;
   }
 
-  private int pick(long index) {
+  /** The pool entry of line {@code index}, unchecked (for cursors and counts). */
+  int pick(long index) {
     // splitmix64 output number index + 1 of a generator seeded with seed: line 0 of seed 0 does
     // not hash the all-zero input.
     return (int) Long.remainderUnsigned(mix64(seed + (index + 1) * GOLDEN_GAMMA), poolSize);

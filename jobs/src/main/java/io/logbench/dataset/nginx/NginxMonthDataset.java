@@ -1,6 +1,7 @@
 package io.logbench.dataset.nginx;
 
 import io.logbench.dataset.Dataset;
+import io.logbench.dataset.KeyedCounts;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import io.logbench.dataset.StreamCatalog;
@@ -94,7 +95,7 @@ public final class NginxMonthDataset implements Dataset {
     }
   }
 
-  private NginxPrelude prelude() {
+  NginxPrelude prelude() {
     return prelude != null ? prelude : NginxPrelude.of(seed);
   }
 
@@ -245,6 +246,24 @@ public final class NginxMonthDataset implements Dataset {
     }
     ensureTables();
     return new PythonCursor(fromIndex, PythonRandom.fromState((int[]) resumeToken));
+  }
+
+  /** nginx-month counts lines by the two fields the case study counted by: status and path. */
+  @Override
+  public List<String> countKeys() {
+    return NginxKeyedCounts.KEYS;
+  }
+
+  /**
+   * Exact lines per {@code status} or per {@code path}, from the draws alone (see {@link
+   * NginxKeyedCounts}).
+   */
+  @Override
+  public KeyedCounts keyedCounts(String key) {
+    if (!NginxKeyedCounts.KEYS.contains(key)) {
+      throw unknownCountKey(key);
+    }
+    return new NginxKeyedCounts(this, key);
   }
 
   /** Bytes of minute {@code m}'s lines (no separators), without formatting them. */
@@ -454,9 +473,9 @@ public final class NginxMonthDataset implements Dataset {
 
     @Override
     int drawStream() {
-      long h = mix(seed * 0x9E3779B97F4A7C15L + position);
-      int s = statusList[(int) (((h >>> 32) * statusList.length) >>> 32)];
-      int page = pathList[(int) (((h & 0xffffffffL) * pathList.length) >>> 32)];
+      long h = fastHash(seed, position);
+      int s = statusList[fastStatusPick(h, statusList.length)];
+      int page = pathList[fastPathPick(h, pathList.length)];
       return streamId(s, page);
     }
 
@@ -472,8 +491,22 @@ public final class NginxMonthDataset implements Dataset {
 
   /** The fast mode's index into the weighted path list for line {@code index}. */
   private int fastPathIndex(long index) {
-    long h = mix(seed * 0x9E3779B97F4A7C15L + index);
-    return (int) (((h & 0xffffffffL) * pathList.length) >>> 32);
+    return fastPathPick(fastHash(seed, index), pathList.length);
+  }
+
+  /** The fast mode's hash of line {@code index}: its status and path picks follow from it. */
+  static long fastHash(long seed, long index) {
+    return mix(seed * 0x9E3779B97F4A7C15L + index);
+  }
+
+  /** Index into a weighted status list of {@code n} entries, from the hash's high 32 bits. */
+  static int fastStatusPick(long hash, int n) {
+    return (int) (((hash >>> 32) * n) >>> 32);
+  }
+
+  /** Index into a weighted path list of {@code n} entries, from the hash's low 32 bits. */
+  static int fastPathPick(long hash, int n) {
+    return (int) (((hash & 0xffffffffL) * n) >>> 32);
   }
 
   /** splitmix64's finalizer. */

@@ -1,6 +1,7 @@
 package io.logbench.dataset.nginx;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -9,7 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * that only draws (no formatting), plus the byte size of every minute's lines. A cursor for any
  * line starts from the nearest state before it and skips the rest, so slices run in parallel.
  *
- * <p>The pass is serial and runs once per JVM and seed, only as far as the lines asked for.
+ * <p>The pass is serial and runs once per JVM and seed, only as far as the lines asked for. A
+ * reader that drew every line from one recorded state to the next (counting by key does) may
+ * {@link #offer} the state it reached, so that the next reader starts there without the pass
+ * drawing those lines again; when the pass comes by later (for byte sizes) it checks that the
+ * offered state is the one it draws.
  */
 final class PythonCheckpoints {
 
@@ -47,14 +52,32 @@ final class PythonCheckpoints {
     int[] state;
     long at;
     synchronized (this) {
-      advanceTo(index);
       int c = (int) (index / EVERY);
+      if (c >= states.size()) {
+        advanceTo(index);
+      }
       state = states.get(c);
       at = c * EVERY;
     }
     PythonRandom r = PythonRandom.fromState(state);
     r.skipPairs(index - at, statusList.length, pathList.length, weights);
     return r;
+  }
+
+  /** True when the state at every multiple of {@link #EVERY} up to {@code index} is recorded. */
+  synchronized boolean recordedTo(long index) {
+    return index / EVERY < states.size();
+  }
+
+  /**
+   * Records {@code state}, reached by drawing every line from the last recorded state up to line
+   * {@code index}, if it is the next state to record (index the next multiple of {@link #EVERY});
+   * otherwise does nothing.
+   */
+  synchronized void offer(long index, int[] state) {
+    if (index % EVERY == 0 && index / EVERY == states.size() && index <= prelude.totalLines()) {
+      states.add(state.clone());
+    }
   }
 
   /** Byte size of minute {@code m}'s lines (no separators). */
@@ -76,7 +99,13 @@ final class PythonCheckpoints {
           pass.skipPairs(stop - passed, statusList.length, pathList.length, weights);
       passed = stop;
       if (passed == nextState) {
-        states.add(pass.state());
+        int c = (int) (passed / EVERY);
+        if (c == states.size()) {
+          states.add(pass.state());
+        } else if (!Arrays.equals(states.get(c), pass.state())) {
+          throw new IllegalStateException("The generator state offered for line " + passed
+              + " is not the one the skip pass draws there.");
+        }
       }
     }
   }

@@ -213,6 +213,47 @@ public final class PythonRandom {
     return sum;
   }
 
+  /**
+   * Draws {@code lines} lines of the script's loop as {@link #skipPairs} does, each two {@code
+   * choice} calls, over lists of {@code values1.length} and {@code values2.length} entries, and
+   * counts what they chose: {@code hits1[values1[r1]]} and {@code hits2[values2[r2]]} go up by one
+   * for the chosen indexes {@code r1} and {@code r2}. The same draws as {@link #skipPairs} (kept
+   * as a second loop so that neither hot loop pays for the other's bookkeeping).
+   */
+  public void countPairs(long lines, int[] values1, long[] hits1, int[] values2, long[] hits2) {
+    final int n1 = values1.length;
+    final int n2 = values2.length;
+    final int s1 = Integer.numberOfLeadingZeros(n1);
+    final int s2 = Integer.numberOfLeadingZeros(n2);
+    final int[] out = this.block;
+    int idx = mti;
+    if (idx < N) {
+      temperBlock(idx);
+    }
+    for (long l = 0; l < lines; l++) {
+      int r;
+      do {
+        if (idx >= N) {
+          twist();
+          temperBlock(0);
+          idx = 0;
+        }
+        r = out[idx++] >>> s1;
+      } while (r >= n1);
+      hits1[values1[r]]++;
+      do {
+        if (idx >= N) {
+          twist();
+          temperBlock(0);
+          idx = 0;
+        }
+        r = out[idx++] >>> s2;
+      } while (r >= n2);
+      hits2[values2[r]]++;
+    }
+    mti = idx;
+  }
+
   /** Tempered outputs of the current state, from {@code from} to the end of the block. */
   private final int[] block = new int[N];
 
