@@ -8,8 +8,8 @@ import java.util.List;
  * give to "count lines by status per window". Computed from the draws that decide the field,
  * never by making lines, so a month costs what drawing it costs.
  *
- * <p>Ranges are given by line index, not by time: a run's {@link
- * io.logbench.schedule.Timeline} turns window bounds into line indexes ({@code countBefore} of
+ * <p>Ranges are given by line index, not by time: a run's timeline (the schedule package's) turns
+ * window bounds into line indexes ({@code countBefore} of
  * each bound, exact in every timestamp mode because timestamps are non-decreasing in the index),
  * so one implementation per dataset serves every schedule and timestamp mode.
  */
