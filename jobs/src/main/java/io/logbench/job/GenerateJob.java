@@ -119,7 +119,8 @@ public final class GenerateJob {
     }
     env.enableCheckpointing(checkpointInterval.toMillis());
     WindowGrid grid = grid();
-    RunContext run = new RunContext(runId, plan.dataset().streams(), plan.dataset(), plan.firstIndex());
+    RunContext run = new RunContext(runId, plan.dataset().streams(), plan.dataset(), plan.firstIndex(),
+        plan.expectedCounts(runStartMillis));
     Map<String, DataStream<BatchOutcome>> out = new LinkedHashMap<>();
     for (BackendConfig b : backends) {
       String name = b.name();

@@ -2,6 +2,7 @@ package io.logbench.sink;
 
 import io.logbench.dataset.Dataset;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.schedule.ExpectedCounts;
 import java.io.Serializable;
 import java.util.Objects;
 
@@ -14,14 +15,21 @@ import java.util.Objects;
  * @param streams the stream labels of the run's lines
  * @param dataset the run's dataset, or null when only the streams are known
  * @param firstIndex dataset index (global sequence id) of the run's first line
+ * @param times the run's timeline and start (the timestamp every line carries), or null when
+ *     only the dataset's own times are known
  */
-public record RunContext(String runId, StreamCatalog streams, Dataset dataset, long firstIndex)
+public record RunContext(String runId, StreamCatalog streams, Dataset dataset, long firstIndex, ExpectedCounts times)
     implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
   public RunContext {
     Objects.requireNonNull(streams, "streams");
+  }
+
+  /** A run of {@code dataset} without a known timeline (lines carry the dataset's own times). */
+  public RunContext(String runId, StreamCatalog streams, Dataset dataset, long firstIndex) {
+    this(runId, streams, dataset, firstIndex, null);
   }
 
   /** Lines of {@code streams}, no run id, no dataset (for tests and tools). */
@@ -36,6 +44,20 @@ public record RunContext(String runId, StreamCatalog streams, Dataset dataset, l
 
   /** The same run with id {@code id}. */
   public RunContext withRunId(String id) {
-    return new RunContext(id, streams, dataset, firstIndex);
+    return new RunContext(id, streams, dataset, firstIndex, times);
+  }
+
+  /** The same run with its timeline and start. */
+  public RunContext withTimes(ExpectedCounts runTimes) {
+    return new RunContext(runId, streams, dataset, firstIndex, runTimes);
+  }
+
+  /**
+   * The timestamp line {@code seq} carries in this run: its dataset time mapped through the run's
+   * timeline, or the dataset time itself when no timeline is known.
+   */
+  public long lineMillis(long seq) {
+    long own = dataset.timestampMillis(seq);
+    return times == null ? own : times.timeline().lineMillis(seq - firstIndex, own, times.runStartMillis());
   }
 }

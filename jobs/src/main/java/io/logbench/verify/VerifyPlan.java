@@ -61,7 +61,8 @@ public final class VerifyPlan {
     LedgerView ledger = LedgerView.files(runDir, !settings.continuous());
     List<VerifyTarget> targets = new ArrayList<>();
     Map<String, String> skipped = new LinkedHashMap<>();
-    RunContext run = new RunContext(runId(runDir), plan.dataset().streams(), plan.dataset(), plan.firstIndex());
+    RunContext run = new RunContext(runId(runDir), plan.dataset().streams(), plan.dataset(), plan.firstIndex(),
+        expected);
     for (BackendConfig b : config.backends()) {
       if (!b.spec().capabilities().countable()) {
         skipped.put(b.name(), "a " + b.spec().kind() + " backend keeps nothing to count");

@@ -5,6 +5,7 @@ import io.logbench.config.ConfigNode;
 import io.logbench.dataset.Dataset;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchOutcome;
@@ -98,9 +99,12 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
 
   /**
    * A reader of the day files of the run: app-json lines are timed by their seq, nginx lines by
-   * their time field in the dataset's zone, and nginx sequence ids are positional from the run's
-   * first index. Without the run's dataset, nginx-month lines are counted by their time field
-   * (with the offset they carry) and numbered from 0.
+   * their position from the run's first index (sequence ids) and their time field in the dataset's
+   * zone. With {@code compressed} or {@code now} timestamps, each line's time is the one it
+   * carried in the run, from its sequence id through the run's timeline (for nginx lines the id is
+   * positional, so a deleted line moves the times of the lines after it by one position).
+   * Without the run's dataset, nginx-month lines are counted by their time field (with the offset
+   * they carry) and numbered from 0.
    */
   @Override
   public FilesCountReader openCounter(RunContext run) {
@@ -108,6 +112,9 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
     Dataset dataset = run.dataset();
     if (dataset != null) {
       b.dataset(dataset).firstSeq(run.firstIndex()).zone(dataset.zone());
+      if (run.times() != null && run.times().timeline().mode() != TimestampMode.ORIGINAL) {
+        b.lineTimes(run::lineMillis);
+      }
     }
     return b.build();
   }

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongUnaryOperator;
 
 /**
  * Counts the lines of a {@code files} backend's day files ({@code dir/YYYY-MM-DD.log}, read in
@@ -32,7 +33,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ul>
  *
  * Empty lines (an empty minute of the seed layout) are not lines of the run. Times are the
- * dataset's own, so counts are the run's windows when its timestamps are {@code original}.
+ * dataset's own unless the reader knows the run's line times ({@link Builder#lineTimes}): then
+ * each line counts at the time it carried in the run, found from its sequence id (its seq field,
+ * or its position from the run's first line), so {@code compressed} and {@code now} runs count
+ * in their own windows too.
  *
  * <p>{@link #sequenceIds}: the {@code seq} of app-json lines; nginx lines carry none, so their id
  * is positional: {@code firstSeq} plus the line's position among the non-empty lines of all the
@@ -51,6 +55,7 @@ public final class FilesCountReader implements CountReader {
   private final Dataset dataset;
   private final ZoneId zone;
   private final long firstSeq;
+  private final LongUnaryOperator lineTimes;
   private final AtomicLong passes = new AtomicLong();
   private final AtomicLong nanos = new AtomicLong();
 
@@ -59,6 +64,7 @@ public final class FilesCountReader implements CountReader {
     this.dataset = b.dataset;
     this.zone = b.zone;
     this.firstSeq = b.firstSeq;
+    this.lineTimes = b.lineTimes;
   }
 
   public static Builder builder() {
@@ -120,11 +126,11 @@ public final class FilesCountReader implements CountReader {
             long millis;
             long seq;
             if (line.startsWith(NGINX_HEAD)) {
-              millis = nginxMillis(line, file, number);
               seq = firstSeq + position;
+              millis = lineTimes != null ? lineTimes.applyAsLong(seq) : nginxMillis(line, file, number);
             } else {
               seq = appSeq(line, file, number);
-              millis = dataset.timestampMillis(seq);
+              millis = lineTimes != null ? lineTimes.applyAsLong(seq) : dataset.timestampMillis(seq);
             }
             position++;
             if (!sink.line(millis, seq)) {
@@ -240,6 +246,7 @@ public final class FilesCountReader implements CountReader {
     private Dataset dataset;
     private ZoneId zone;
     private long firstSeq;
+    private LongUnaryOperator lineTimes;
 
     private Builder() {}
 
@@ -264,6 +271,15 @@ public final class FilesCountReader implements CountReader {
     /** Sequence id of the first line of the files (the run's first index), for positional ids. */
     public Builder firstSeq(long firstSeq) {
       this.firstSeq = firstSeq;
+      return this;
+    }
+
+    /**
+     * The time each sequence id carried in the run (its timeline), instead of the dataset's own
+     * time: for runs whose timestamps are not {@code original}.
+     */
+    public Builder lineTimes(LongUnaryOperator timesBySeq) {
+      this.lineTimes = timesBySeq;
       return this;
     }
 

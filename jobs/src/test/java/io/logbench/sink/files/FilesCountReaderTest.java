@@ -130,6 +130,35 @@ class FilesCountReaderTest {
     }
   }
 
+  /**
+   * Regression: with {@code now} timestamps the ledger counts each line at its send time, while
+   * the files hold the dataset's lines; the reader counted them by the dataset's own time, so every
+   * window of such a run verified as MISSING.
+   */
+  @Test
+  void withNowTimestampsLinesCountAtTheTimeTheyCarriedInTheRun() throws Exception {
+    RunPlan plan =
+        plan("dataset:\n  kind: app-json\n  seed: 0\n  lines: 3000\n  rate: 1000\n  streams: 20\n"
+            + "schedule:\n  kind: constant\n  rate: 500\ntimestamps: now\nwindow: 1m\nzone: UTC\n");
+    write(plan);
+    long runStart = 1_800_000_000_000L + 12_345; // a run long after the dataset's own times
+    ExpectedCounts expected = plan.expectedCounts(runStart);
+    long[] span = plan.span(runStart);
+    long from = Math.floorDiv(span[0], 1_000) * 1_000;
+    long to = from + 8_000;
+    FilesBackend backend = new FilesBackend("files", dir.toString());
+    RunContext run = RunContext.of(plan.dataset(), plan.firstIndex()).withTimes(expected);
+    try (CountReader reader = backend.openCounter(run)) {
+      long[] perSecond = reader.counts(from, to, 1_000);
+      assertThat(perSecond).containsExactly(expected.perWindow(from, to, 1_000));
+      assertThat(LongStream.of(perSecond).sum()).isEqualTo(3_000);
+    }
+    // without the run's timeline the same files count at the dataset's own (earlier) times
+    try (CountReader reader = backend.openCounter(RunContext.of(plan.dataset(), plan.firstIndex()))) {
+      assertThat(LongStream.of(reader.counts(from, to, 1_000)).sum()).isZero();
+    }
+  }
+
   @Test
   void appJsonLinesAreTimedByTheirSeqAndALostLineIsMissingInItsWindow() throws Exception {
     RunPlan plan =
