@@ -8,6 +8,7 @@ import io.logbench.schedule.ConstantRateSchedule;
 import io.logbench.schedule.Schedule;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.schedule.Timelines;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.WindowGrid;
 import io.logbench.source.DatasetSource;
 import java.time.Duration;
@@ -77,11 +78,12 @@ class KafkaExactlyOnceSinkITCase {
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "dataset")
             .map(new FailOnceAfterCheckpoint())
             .returns(io.logbench.source.LineBatchTypeInfo.INSTANCE);
-    backend.sinkExactlyOnce(batches, dataset.streams());
+    backend.sinkExactlyOnce(batches, RunContext.of(dataset.streams()).withRunId("eos-run"));
     env.execute("kafka exactly once");
 
     assertThat(FAILED).as("the job failed once after a checkpoint").isTrue();
-    KafkaCounter counter = KafkaCounter.of(backend, Duration.ofSeconds(60));
+    // counted by the run's header: the transactional path stamps every record too
+    KafkaCounter counter = KafkaCounter.of(backend, Duration.ofSeconds(60), "eos-run");
     SortedMap<Long, List<Long>> seqs =
         counter.seqsPerWindow(new WindowGrid(KafkaTestData.START_MILLIS, 1_000), Long.MIN_VALUE, Long.MAX_VALUE);
     Map<Long, Long> copies =

@@ -24,7 +24,7 @@ class HecEncoderTest {
     LineBatch batch = TestBatches.of(1, 7, t0, new int[] {0}, "{\"seq\":7,\"msg\":\"a\\\"b\"}", "x");
     String body =
         new String(
-            new HecEncoder(new FixedStreams(labels), null, null, "logbench", "main").encode(batch),
+            new HecEncoder(new FixedStreams(labels), null, null, "logbench", "main", null).encode(batch),
             StandardCharsets.UTF_8);
     assertThat(body)
         .isEqualTo(
