@@ -108,9 +108,6 @@ public final class LokiCountReader implements CountReader {
   /** The selector, with {@code logbench_run="<runLabel>"} when {@code runLabel} is not null. */
   static String selector(LokiBackend spec, StreamCatalog streams, String runLabel) {
     Map<String, String> equal = new LinkedHashMap<>(spec.labels());
-    if (runLabel != null) {
-      equal.put(RunContext.RUN_FIELD, runLabel);
-    }
     for (String name : streams.labelNames()) {
       String shared = streams.size() == 0 ? null : streams.labels(0).get(name);
       for (int id = 1; id < streams.size() && shared != null; id++) {
@@ -121,6 +118,9 @@ public final class LokiCountReader implements CountReader {
       if (shared != null && !equal.containsKey(name)) {
         equal.put(name, shared);
       }
+    }
+    if (runLabel != null) {
+      equal.put(RunContext.RUN_FIELD, runLabel);
     }
     List<String> matchers = new ArrayList<>();
     equal.forEach((k, v) -> matchers.add(k + "=" + quote(v)));

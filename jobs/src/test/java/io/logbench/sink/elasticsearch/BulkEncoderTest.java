@@ -79,6 +79,24 @@ class BulkEncoderTest {
   }
 
   @Test
+  void withARunIdTheIdIsPrefixedByItAndTheDocumentCarriesIt() {
+    LineBatch batch = TestBatches.of(1, 42, T0, new int[] {0}, "x");
+    String body = new String(new BulkEncoder("logs", streams, "quickstart-20261130-121314-3f2a").encode(batch, null),
+        StandardCharsets.UTF_8);
+    assertThat(body)
+        .isEqualTo(
+            "{\"create\":{\"_index\":\"logs\",\"_id\":\"quickstart-20261130-121314-3f2a-42\"}}\n"
+                + "{\"@timestamp\":\"2021-05-01T03:00:00.000000043Z\",\"message\":\"x\",\"seq\":42,"
+                + "\"logbench_run\":\"quickstart-20261130-121314-3f2a\",\"job\":\"nginx\",\"status\":\"200\"}\n");
+  }
+
+  @Test
+  void aLabelNamedLikeTheRunFieldIsRefused() {
+    assertThatThrownBy(() -> new BulkEncoder("logbench", new FixedStreams(labels("logbench_run", "x")), "r"))
+        .hasMessage("The stream label logbench_run clashes with a document field of the same name.");
+  }
+
+  @Test
   void aLabelNamedLikeADocumentFieldIsRefused() {
     assertThatThrownBy(() -> new BulkEncoder("logbench", new FixedStreams(labels("message", "x")), null))
         .hasMessage("The stream label message clashes with a document field of the same name.");

@@ -137,6 +137,7 @@ public final class SplunkHecEmulator implements AutoCloseable {
 
   private final List<StoredEvent> events = new CopyOnWriteArrayList<>();
   private final List<Received> received = new CopyOnWriteArrayList<>();
+  private final List<String> searchTexts = new CopyOnWriteArrayList<>();
   private final List<List<Long>> ackPolls = new CopyOnWriteArrayList<>();
   private final Map<String, AtomicLong> nextAckId = new ConcurrentHashMap<>();
   /** channel -> ack id -> polls seen so far. */
@@ -233,6 +234,11 @@ public final class SplunkHecEmulator implements AutoCloseable {
       searchFaults.add(new Fault(FaultKind.HANG, 0, Duration.ZERO));
     }
     return this;
+  }
+
+  /** The {@code search} of every export search answered, in order. */
+  public List<String> searchTexts() {
+    return List.copyOf(searchTexts);
   }
 
   /** Export searches received (faults and refused credentials included). */
@@ -553,6 +559,7 @@ public final class SplunkHecEmulator implements AutoCloseable {
       answer(ex, 400, fatal("The emulator only answers output_mode=json."));
       return;
     }
+    searchTexts.add(params.getOrDefault("search", ""));
     Matcher seq = SEQ_SEARCH.matcher(params.getOrDefault("search", ""));
     if (seq.matches()) {
       seqSearch(ex, seq);

@@ -14,12 +14,9 @@ import io.logbench.sink.SendResult;
 import io.logbench.sink.Specs;
 import io.logbench.sink.emulator.TestBatches;
 import io.logbench.sink.internal.FixedStreams;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -87,19 +84,6 @@ class SplunkRunsTest {
     }
   }
 
-  /** The search strings the emulator received, decoded. */
-  private List<String> searches() {
-    List<String> out = new ArrayList<>();
-    for (SplunkHecEmulator.Received r : hec.received()) {
-      String body = new String(r.body(), StandardCharsets.UTF_8);
-      for (String pair : body.split("&")) {
-        if (pair.startsWith("search=")) {
-          out.add(URLDecoder.decode(pair.substring(7), StandardCharsets.UTF_8));
-        }
-      }
-    }
-    return out;
-  }
 
   @Test
   void everyEventCarriesItsRunIdAsAnIndexedField() throws Exception {
@@ -120,7 +104,7 @@ class SplunkRunsTest {
     for (int k = 0; k < a.length; k++) {
       assertThat(all[k]).as("window %d", k).isEqualTo(a[k] + b[k]);
     }
-    assertThat(searches()).contains(
+    assertThat(hec.searchTexts()).contains(
         "| tstats count where index=logbench logbench_run=run-a by _time span=60s",
         "| tstats count where index=logbench by _time span=60s");
     try (CountReader reader = backend.openCounter(run("run-b"))) {
@@ -128,7 +112,7 @@ class SplunkRunsTest {
       // the first minute holds events 0..85 of both runs: only run-b's are listed, each once
       assertThat(ids).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 86).boxed().toList());
     }
-    assertThat(searches()).anyMatch(s -> s.startsWith("search index=logbench logbench_run::run-b earliest="));
+    assertThat(hec.searchTexts()).anyMatch(s -> s.startsWith("search index=logbench logbench_run::run-b earliest="));
   }
 
   @Test
