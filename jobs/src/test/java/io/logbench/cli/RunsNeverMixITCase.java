@@ -83,17 +83,19 @@ class RunsNeverMixITCase {
         "backends:",
         "  - {kind: opensearch, name: opensearch, url: '" + OpenSearchTestServer.get().url() + "', index: " + INDEX + "}",
         "  - {kind: kafka, bootstrap: '" + KafkaTestBroker.get().bootstrap() + "', topic: " + TOPIC + "}",
-        "  - {kind: victorialogs, url: '" + vl.url() + "', retention: 36500d, timeout: 5s}",
-        "  - {kind: loki, url: '" + loki.url() + "', run_id: label, timeout: 5s}",
+        // long timeouts: a resend after a timeout on a loaded machine would store a batch twice
+        "  - {kind: victorialogs, url: '" + vl.url() + "', retention: 36500d, timeout: 60s}",
+        "  - {kind: loki, url: '" + loki.url() + "', run_id: label, timeout: 60s}",
         ""));
     Path first = dir.resolve("first");
     Path second = dir.resolve("second");
 
     Printed one = run("generate", config.toString(), "--run-dir", first.toString());
-    assertThat(one.code()).as(one.err()).isZero();
+    assertThat(one.code()).as("%s%n%s", one.out(), one.err()).isZero();
     assertThat(one.err()).doesNotContain("already holds");
+    assertThat(vl.rowsStored()).as("the first run, once: %s", one.out()).isEqualTo(12_000);
     Printed two = run("generate", config.toString(), "--run-dir", second.toString());
-    assertThat(two.code()).as(two.err()).isZero();
+    assertThat(two.code()).as("%s%n%s", two.out(), two.err()).isZero();
 
     String idOne = runId(first);
     String idTwo = runId(second);
