@@ -228,7 +228,8 @@ public final class KafkaBackend implements BackendSpec {
       long ms = retention == null ? -1 : Long.parseLong(retention.value());
       long age = nowMillis - oldestLineMillis;
       if (ms >= 0 && age > ms) {
-        return java.util.List.of("Backend '" + name + "': Kafka topic " + topic + " keeps records for retention.ms=" + ms
+        return java.util.List.of("Backend '" + name + "': Kafka topic " + topic
+            + " keeps records for retention.ms=" + ms
             + ", but the run's oldest line is " + java.time.Duration.ofMillis(age).toDays()
             + " days old: the broker will delete those records at its next retention check."
             + " Set retention.ms=-1 on the topic, or use timestamps now or compressed.");

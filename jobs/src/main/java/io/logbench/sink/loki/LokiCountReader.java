@@ -25,8 +25,8 @@ import java.util.Map;
 
 /**
  * Counts a Loki backend's lines per window with {@code GET /loki/api/v1/query_range?query=
- * sum(count_over_time(<log selection> [W]))&start&end&step=W}, and lists the lines of a window with a
- * forward log query.
+ * sum(count_over_time(<log selection> [W]))&start&end&step=W}, and lists the lines of a window
+ * with a forward log query.
  *
  * <p><b>Selector.</b> The backend's static labels, plus every label whose value all of the
  * dataset's streams share ({@code job="nginx"} for nginx-month, {@code namespace="loadtest"} for
@@ -95,7 +95,8 @@ public final class LokiCountReader implements CountReader {
 
   /**
    * The log selection of the run's lines: the selector, with the run's filter when its id is
-   * structured metadata, e.g. {@code {job="nginx"} | logbench_run="quickstart-20261130-121314-3f2a"}.
+   * structured metadata, e.g. {@code {job="nginx"} |
+   * logbench_run="quickstart-20261130-121314-3f2a"}.
    */
   public String lines() {
     return lines;

@@ -24,10 +24,11 @@ import org.xerial.snappy.Snappy;
 /**
  * Pushes batches to Loki's {@code /loki/api/v1/push} with one asynchronous HTTP client, as JSON
  * or as snappy-compressed protobuf, each entry with the run's id as structured metadata or each
- * stream with it as a label ({@link LokiBackend#runId}), and classifies the answer: 2xx accepted; 400 naming rejected
- * entries (too old, too far behind, too long) partial, since Loki stores the other entries of the
- * push; a 400 refusing structured metadata fatal, with the reason {@code 400 structured metadata
- * disallowed}; other 4xx fatal; 429, 5xx, I/O errors and timeouts retryable.
+ * stream with it as a label ({@link LokiBackend#runId}), and classifies the answer: 2xx
+ * accepted; 400 naming rejected entries (too old, too far behind, too long) partial, since Loki
+ * stores the other entries of the push; a 400 refusing structured metadata fatal, with the reason
+ * {@code 400 structured metadata disallowed}; other 4xx fatal; 429, 5xx, I/O errors and timeouts
+ * retryable.
  */
 public final class LokiSender implements BatchSender {
 

@@ -105,8 +105,8 @@ public final class VictoriaLogsCountReader implements CountReader {
   }
 
   /**
-   * {@code filter} narrowed to the lines of run {@code runId}: {@code <filter> logbench_run:="<id>"}
-   * (an exact match on a plain field, not a stream field, so the streams stay the dataset's);
+   * {@code filter} narrowed to the lines of run {@code runId}: {@code <filter>
+   * logbench_run:="<id>"} (an exact match on a plain field, not a stream field, so the streams stay the dataset's);
    * {@code filter} itself without a run id.
    */
   static String runFilter(String filter, String runId) {

@@ -109,7 +109,8 @@ public final class BulkClassifier {
       detail.append(retry.cardinality()).append(" to retry (429/5xx items); ");
     }
     if (conflicts > 0) {
-      detail.append(conflicts).append(" already stored by an earlier attempt of this run (409 version_conflict_engine_exception); ");
+      detail.append(conflicts)
+          .append(" already stored by an earlier attempt of this run (409 version_conflict_engine_exception); ");
     }
     Kind kind;
     if (rejections.isEmpty() && retry.isEmpty()) {

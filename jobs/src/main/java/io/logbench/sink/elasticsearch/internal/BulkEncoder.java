@@ -35,8 +35,9 @@ public final class BulkEncoder {
    * @param runId the run's id, or null (then {@code _id} is the seq alone and no run field)
    */
   public BulkEncoder(String index, StreamCatalog streams, String runId) {
-    this.actionPrefix = JsonBytes.ascii("{\"create\":{\"_index\":" + new String(JsonBytes.quoted(index), StandardCharsets.UTF_8)
-        + ",\"_id\":\"" + (runId == null ? "" : runId + "-"));
+    // run ids are letters, digits, '.', '_' and '-' (RunContext.RUN_ID): nothing to escape
+    this.actionPrefix = JsonBytes.ascii("{\"create\":{\"_index\":"
+        + new String(JsonBytes.quoted(index), StandardCharsets.UTF_8) + ",\"_id\":\"" + (runId == null ? "" : runId + "-"));
     String runField = runId == null ? ""
         : "," + new String(JsonBytes.quoted(RunContext.RUN_FIELD), StandardCharsets.UTF_8) + ":"
             + new String(JsonBytes.quoted(runId), StandardCharsets.UTF_8);
