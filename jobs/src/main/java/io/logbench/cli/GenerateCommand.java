@@ -16,6 +16,8 @@ import io.logbench.report.Reports;
 import io.logbench.report.Versions;
 import io.logbench.sink.DeliverySettings.Mode;
 import io.logbench.sink.LatencyHistogram;
+import io.logbench.sink.Preflight;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.ThresholdBreach;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -102,13 +104,16 @@ final class GenerateCommand implements Callable<Integer> {
     }
     Path runDir = runDirOption != null ? runDirOption : config.runDir();
     RunPlan plan = RunPlan.of(config);
-    long oldest = plan.lines() == 0 ? System.currentTimeMillis()
-        : plan.timeline().lineMillis(0, plan.dataset().timestampMillis(plan.firstIndex()),
-            System.currentTimeMillis() + GenerateJob.DEFAULT_START_LEAD.toMillis());
+    // the checks see the run as if it started now; its real start is fixed once they are done
+    long now = System.currentTimeMillis();
+    long[] span = plan.span(now + GenerateJob.DEFAULT_START_LEAD.toMillis());
+    String runId = RunIds.create(config.name(), now, new java.security.SecureRandom());
+    RunContext run = new RunContext(runId, plan.dataset().streams(), plan.dataset(), plan.firstIndex());
+    Preflight before = Preflight.of(run, span, config.window().toMillis(), config.zone(), span[0], now);
     for (var b : config.backends()) {
       try {
-        for (String warning : b.spec().preflight(oldest)) {
-          err.println("generate: warning: backend " + b.name() + ": " + warning);
+        for (String warning : b.spec().preflight(before)) {
+          err.println("generate: warning: " + warning);
         }
       } catch (java.io.IOException e) {
         throw new IllegalStateException("Backend " + b.name() + " is not ready: " + e.getMessage());
@@ -117,7 +122,6 @@ final class GenerateCommand implements Callable<Integer> {
     // the start is fixed and run.json written before the job, so a continuous verify can follow
     // the run while it goes
     long runStart = System.currentTimeMillis() + GenerateJob.DEFAULT_START_LEAD.toMillis();
-    String runId = RunIds.create(config.name(), runStart, new java.security.SecureRandom());
     GenerateJob job = GenerateJob.of(plan).ledgerDir(runDir.resolve("ledger")).runStartMillis(runStart).runId(runId);
     Files.createDirectories(runDir);
     writeRunJson(runDir, file, plan, runStart, runId, null);

@@ -1,5 +1,6 @@
 package io.logbench.plan;
 
+import io.logbench.sink.RunContext;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -17,7 +18,7 @@ import java.util.regex.Pattern;
 public final class RunIds {
 
   /** What a run id may hold. */
-  public static final Pattern VALID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+  public static final Pattern VALID = RunContext.RUN_ID;
 
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT).withZone(ZoneOffset.UTC);

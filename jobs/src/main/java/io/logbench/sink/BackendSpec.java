@@ -42,13 +42,15 @@ public interface BackendSpec extends Serializable {
   }
 
   /**
-   * Checks, before a run starts, what would make it fail or silently lose lines: returns
-   * warnings to print (such as lines older than the backend keeps), and throws with a full
-   * sentence when the run cannot work (such as a Kafka topic that does not exist).
+   * Checks, before a run starts, what would make it fail, silently lose lines or mix them with
+   * another run's: returns warnings to print, each a full sentence naming the backend (such as
+   * lines older than the backend keeps, or lines of other runs already in the run's time range,
+   * {@link Preflight#otherRuns}), and throws with a full sentence when the run cannot work (such
+   * as a Kafka topic that does not exist).
    *
-   * @param oldestLineMillis timestamp of the run's oldest line
+   * @param before what is known of the run before it starts
    */
-  default List<String> preflight(long oldestLineMillis) throws IOException {
+  default List<String> preflight(Preflight before) throws IOException {
     return List.of();
   }
 

@@ -10,8 +10,12 @@ import java.io.Serializable;
  * @param lineIds where the ids its reader lists for a drill-down come from
  * @param orderedOutput it needs the batches in id order through one writer (its own {@code
  *     deliver} wiring does that)
+ * @param runFilter every line it is sent carries the run's id and its reader counts only the lines
+ *     of the run's id, so runs into the same index, labels or topic never mix (when the run has an
+ *     id; without one, lines are not stamped and counts not filtered)
  */
-public record Capabilities(boolean countable, LineIds lineIds, boolean orderedOutput) implements Serializable {
+public record Capabilities(boolean countable, LineIds lineIds, boolean orderedOutput, boolean runFilter)
+    implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
@@ -30,11 +34,16 @@ public record Capabilities(boolean countable, LineIds lineIds, boolean orderedOu
 
   /** Sends only: nothing to count back. */
   public static Capabilities sendOnly() {
-    return new Capabilities(false, LineIds.NONE, false);
+    return new Capabilities(false, LineIds.NONE, false, false);
   }
 
-  /** Counts back, listing ids from {@code ids}, in any order. */
+  /** Counts back, listing ids from {@code ids}, in any order; counts are not filtered by run. */
   public static Capabilities countable(LineIds ids) {
-    return new Capabilities(true, ids, false);
+    return new Capabilities(true, ids, false, false);
+  }
+
+  /** The same, with lines stamped with the run's id and counts filtered by it when {@code on}. */
+  public Capabilities withRunFilter(boolean on) {
+    return new Capabilities(countable, lineIds, orderedOutput, on);
   }
 }

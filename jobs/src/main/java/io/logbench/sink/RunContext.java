@@ -5,6 +5,7 @@ import io.logbench.dataset.StreamCatalog;
 import io.logbench.schedule.ExpectedCounts;
 import java.io.Serializable;
 import java.util.Objects;
+import java.util.regex.Pattern;
 
 /**
  * What senders and count readers know of the run they serve: its id (stamped on every line where
@@ -23,8 +24,24 @@ public record RunContext(String runId, StreamCatalog streams, Dataset dataset, l
 
   private static final long serialVersionUID = 1L;
 
+  /**
+   * The field (or label) that carries the run's id on every line of the backends that take one
+   * beside the line: Elasticsearch/OpenSearch, VictoriaLogs, Splunk and Loki.
+   */
+  public static final String RUN_FIELD = "logbench_run";
+
+  /**
+   * What a run id may hold: letters, digits, '.', '_' and '-', which every backend takes as a
+   * label value, a term, a header and a file name, unescaped.
+   */
+  public static final Pattern RUN_ID = Pattern.compile("[A-Za-z0-9._-]{1,128}");
+
   public RunContext {
     Objects.requireNonNull(streams, "streams");
+    if (runId != null && !RUN_ID.matcher(runId).matches()) {
+      throw new IllegalArgumentException(
+          "A run id is 1 to 128 letters, digits, '.', '_' or '-', not \"" + runId + "\".");
+    }
   }
 
   /** A run of {@code dataset} without a known timeline (lines carry the dataset's own times). */

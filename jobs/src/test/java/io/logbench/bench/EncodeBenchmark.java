@@ -106,42 +106,45 @@ public class EncodeBenchmark {
     return out;
   }
 
+  /** A run id as {@code generate} makes them: every encoder stamps it, as under {@code generate}. */
+  static final String RUN_ID = "bench-20261130-121314-3f2a";
+
   /** The encoder of {@code format} for {@code streams}, with the senders' default settings. */
   static Encoder encoder(String format, StreamCatalog streams) {
     LokiBackend loki =
         new LokiBackend("loki", URI.create("http://127.0.0.1:3100"), LokiBackend.Format.JSON, null,
             Map.of(), null, Duration.ofSeconds(10), Duration.ofSeconds(10));
-    List<Map<String, String>> labels = loki.streamLabels(streams);
+    List<Map<String, String>> labels = loki.streamLabels(RunContext.of(streams).withRunId(RUN_ID));
     JsonBytes body = new JsonBytes(64 * 1024);
     switch (format) {
       case "loki-json": {
-        LokiJsonEncoder json = new LokiJsonEncoder(labels);
+        LokiJsonEncoder json = new LokiJsonEncoder(labels, RUN_ID);
         return (batch, lines) -> {
           json.encode(batch, body);
           return Arrays.copyOf(body.array(), body.size());
         };
       }
       case "loki-protobuf": {
-        LokiProtoEncoder proto = new LokiProtoEncoder(labels);
+        LokiProtoEncoder proto = new LokiProtoEncoder(labels, RUN_ID);
         return (batch, lines) -> {
           proto.encode(batch, body);
           return snappy(body);
         };
       }
       case "victorialogs-jsonline": {
-        JsonLineEncoder jsonLine = new JsonLineEncoder(streams);
+        JsonLineEncoder jsonLine = new JsonLineEncoder(streams, RUN_ID);
         return (batch, lines) -> {
           jsonLine.encode(batch, body);
           return Arrays.copyOf(body.array(), body.size());
         };
       }
       case "elasticsearch-bulk": {
-        BulkEncoder bulk = new BulkEncoder("logbench", streams);
+        BulkEncoder bulk = new BulkEncoder("logbench", streams, RUN_ID);
         return bulk::encode;
       }
       case "splunk-hec": {
         HecEncoder hec =
-            new HecEncoder(streams, null, null, SplunkBackend.DEFAULT_SOURCETYPE, null);
+            new HecEncoder(streams, null, null, SplunkBackend.DEFAULT_SOURCETYPE, null, RUN_ID);
         return (batch, lines) -> hec.encode(batch);
       }
       default:

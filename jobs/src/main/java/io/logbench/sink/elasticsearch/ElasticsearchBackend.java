@@ -11,6 +11,7 @@ import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.Capabilities;
 import io.logbench.sink.CommonSettings;
+import io.logbench.sink.Preflight;
 import io.logbench.sink.RunContext;
 import java.io.IOException;
 import java.net.URI;
@@ -42,10 +43,17 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The index is created with an explicit mapping ({@link #ensureIndex}) before the first bulk
  * when it does not exist yet: {@code @timestamp} as {@code date_nanos} (every line keeps its
- * distinct nanosecond) and {@code seq} as {@code long} (the drill-down sorts on it); stream
- * labels stay dynamic. An index that exists already is left as it is. Without this, dynamic
- * mapping would make {@code @timestamp} a {@code date}, cut to milliseconds, which still counts
- * right because windows are whole milliseconds.
+ * distinct nanosecond), {@code seq} as {@code long} (the drill-down sorts on it) and {@code
+ * logbench_run} as {@code keyword} (counts filter on it with a {@code term}); stream labels stay
+ * dynamic. An index that exists already only gets {@code logbench_run} added as a keyword.
+ * Without this, dynamic mapping would make {@code @timestamp} a {@code date}, cut to
+ * milliseconds, which still counts right because windows are whole milliseconds, and {@code
+ * logbench_run} a {@code text} field with a {@code .keyword} sub-field, which the reader also
+ * filters on.
+ *
+ * <p>Runs never mix: every document carries the run's id in {@code logbench_run} and its {@code
+ * _id} is {@code <run id>-<seq>}, so a second run into the same index stores documents of its own
+ * (never answered 409 for the first run's), and counts filter by the run's id.
  *
  * @param kind as written in the run file
  * @param name backend name
@@ -67,7 +75,15 @@ public record ElasticsearchBackend(
   /** The mapping {@link #ensureIndex} creates an index with. */
   public static final String INDEX_MAPPING =
       "{\"mappings\":{\"properties\":{\"@timestamp\":{\"type\":\"date_nanos\"},"
-          + "\"seq\":{\"type\":\"long\"},\"message\":{\"type\":\"text\"}}}}";
+          + "\"seq\":{\"type\":\"long\"},\"message\":{\"type\":\"text\"},"
+          + "\"" + RunContext.RUN_FIELD + "\":{\"type\":\"keyword\"}}}}";
+
+  /**
+   * The mapping {@link #ensureIndex} adds to an index that exists already: the run field as a
+   * keyword (an index made before run ids has no such field yet, and a new field may be added).
+   */
+  public static final String RUN_FIELD_MAPPING =
+      "{\"properties\":{\"" + RunContext.RUN_FIELD + "\":{\"type\":\"keyword\"}}}";
 
   private static final Duration ENSURE_TIMEOUT = Duration.ofSeconds(60);
 
@@ -100,10 +116,16 @@ public record ElasticsearchBackend(
         common.queryTimeout());
   }
 
-  /** Counts back; ids are the documents' {@code seq} fields. */
+  /** Counts back, the run's documents only; ids are the documents' {@code seq} fields. */
   @Override
   public Capabilities capabilities() {
-    return Capabilities.countable(Capabilities.LineIds.SEQUENCE);
+    return Capabilities.countable(Capabilities.LineIds.SEQUENCE).withRunFilter(true);
+  }
+
+  /** Lines of other runs already in the run's time range (a warning, never a failure). */
+  @Override
+  public List<String> preflight(Preflight before) {
+    return before.otherRuns(this);
   }
 
   @Override
@@ -116,19 +138,19 @@ public record ElasticsearchBackend(
       LOG.warn("The index {} at {} could not be created with its mapping: {}", index, url, e.getMessage());
     }
     ElasticsearchSender.Builder b =
-        ElasticsearchSender.builder().url(url).index(index).streams(run.streams()).refresh(refresh)
-            .requestTimeout(timeout);
+        ElasticsearchSender.builder().url(url).index(index).streams(run.streams()).runId(run.runId())
+            .refresh(refresh).requestTimeout(timeout);
     if (authorization != null) {
       b.authorization(authorization);
     }
     return b.build();
   }
 
-  /** Opens a reader that counts this backend's documents back per window. */
+  /** Opens a reader that counts the run's documents back per window. */
   @Override
   public ElasticsearchCountReader openCounter(RunContext run) {
     ElasticsearchCountReader.Builder b = ElasticsearchCountReader.builder().url(url).index(index)
-        .requestTimeout(queryTimeout);
+        .runId(run.runId()).requestTimeout(queryTimeout);
     String authorization = authorization();
     if (authorization != null) {
       b.authorization(authorization);
@@ -142,39 +164,57 @@ public record ElasticsearchBackend(
   }
 
   /**
-   * Creates {@code index} with {@link #INDEX_MAPPING} unless it exists already (then it is left
-   * as it is).
+   * Creates {@code index} with {@link #INDEX_MAPPING} unless it exists already; an existing index
+   * gets {@link #RUN_FIELD_MAPPING} added (a no-op when it has the field as a keyword already).
    *
    * @param authorization the {@code Authorization} header value, or null
    * @return whether the index was created by this call
-   * @throws IOException when the server does not answer, or answers anything but "created" or
-   *     "already exists"
+   * @throws IOException when the server does not answer, answers anything but "created" or
+   *     "already exists", or refuses the run field's mapping (the index has it as another type)
    */
   public static boolean ensureIndex(
       HttpClient client, String url, String index, String authorization, Duration timeout) throws IOException {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(url + "/" + index))
-            .timeout(timeout)
-            .header("Content-Type", "application/json")
-            .PUT(HttpRequest.BodyPublishers.ofString(INDEX_MAPPING, StandardCharsets.UTF_8));
-    if (authorization != null) {
-      request.header("Authorization", authorization);
-    }
-    HttpResponse<String> r;
-    try {
-      r = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("Interrupted while creating the index " + index + ".", e);
-    }
+    HttpResponse<String> r = send(client, request(url + "/" + index, INDEX_MAPPING, authorization, timeout), index);
     if (r.statusCode() == 200) {
       return true;
     }
     if (r.statusCode() == 400 && r.body().contains("resource_already_exists_exception")) {
+      HttpResponse<String> m = send(client, request(url + "/" + index + "/_mapping", RUN_FIELD_MAPPING,
+          authorization, timeout), index);
+      if (m.statusCode() != 200) {
+        throw new IOException("Adding the keyword field " + RunContext.RUN_FIELD + " to the index " + index
+            + " at " + url + " was answered " + m.statusCode() + ": " + excerpt(m.body())
+            + "; counts filter runs on it (or on its .keyword sub-field, which dynamic mapping makes).");
+      }
       return false;
     }
-    String body = r.body().length() > 300 ? r.body().substring(0, 300) + "..." : r.body();
     throw new IOException(
-        "Creating the index " + index + " at " + url + " was answered " + r.statusCode() + ": " + body);
+        "Creating the index " + index + " at " + url + " was answered " + r.statusCode() + ": " + excerpt(r.body()));
+  }
+
+  private static HttpRequest request(String uri, String body, String authorization, Duration timeout) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(uri))
+            .timeout(timeout)
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    return request.build();
+  }
+
+  private static HttpResponse<String> send(HttpClient client, HttpRequest request, String index)
+      throws IOException {
+    try {
+      return client.send(request, HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted while creating the index " + index + ".", e);
+    }
+  }
+
+  private static String excerpt(String body) {
+    return body.length() > 300 ? body.substring(0, 300) + "..." : body;
   }
 }

@@ -8,6 +8,7 @@ import io.logbench.count.CountReader;
 import io.logbench.count.internal.CountQueries;
 import io.logbench.count.internal.CountQueries.Answer;
 import io.logbench.count.internal.WindowRange;
+import io.logbench.sink.RunContext;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
@@ -25,6 +26,10 @@ import java.util.Objects;
  * answered 0. Buckets are {@code [t, t + interval)}, so a document exactly on a boundary counts in
  * the window it starts. The buckets must add up to the exact {@code hits.total}
  * ({@code track_total_hits: true}), or the answer is refused.
+ *
+ * <p><b>Runs.</b> With a run id every query also filters on {@code logbench_run} with a {@code
+ * term} (on the field, or on its {@code .keyword} sub-field should dynamic mapping have made the
+ * field {@code text}), so only the run's documents count; without one, every document does.
  *
  * <p>Documents are searchable only after a refresh, so each {@link #counts} and {@link
  * #sequenceIds} first asks for {@code POST <index>/_refresh}. An index that does not exist holds
@@ -46,6 +51,7 @@ public final class ElasticsearchCountReader implements CountReader {
 
   private final String url;
   private final String index;
+  private final String runId;
   private final String authorization;
   private final int maxBuckets;
   private final CountQueries http;
@@ -53,6 +59,7 @@ public final class ElasticsearchCountReader implements CountReader {
   private ElasticsearchCountReader(Builder b) {
     this.url = b.url;
     this.index = b.index;
+    this.runId = b.runId;
     this.authorization = b.authorization;
     this.maxBuckets = b.maxBuckets;
     this.http =
@@ -84,7 +91,7 @@ public final class ElasticsearchCountReader implements CountReader {
     ObjectNode body = JSON.createObjectNode();
     body.put("size", 0);
     body.put("track_total_hits", true);
-    body.set("query", rangeQuery(from, to));
+    body.set("query", query(from, to));
     ObjectNode histogram = body.putObject("aggs").putObject("windows").putObject("date_histogram");
     histogram.put("field", "@timestamp");
     histogram.put("fixed_interval", range.size() + "ms");
@@ -142,8 +149,8 @@ public final class ElasticsearchCountReader implements CountReader {
       body.put("size", page);
       body.put("track_total_hits", false);
       body.putArray("_source").add("seq");
-      body.set("query", rangeQuery(fromMillis, toMillis));
-      // seq is the document _id, so unique within the index: a sound search_after key alone
+      body.set("query", query(fromMillis, toMillis));
+      // seq is unique within the run (its _id is <run id>-<seq>): a sound search_after key alone
       body.putArray("sort").addObject().put("seq", "asc");
       if (after != null) {
         body.set("search_after", after);
@@ -170,13 +177,31 @@ public final class ElasticsearchCountReader implements CountReader {
     return seqs;
   }
 
-  private static ObjectNode rangeQuery(long from, long to) {
-    ObjectNode query = JSON.createObjectNode();
-    ObjectNode timestamp = query.putObject("range").putObject("@timestamp");
+  /** Documents of {@code [from, to)}, of the run when there is a run id. */
+  private ObjectNode query(long from, long to) {
+    ObjectNode range = JSON.createObjectNode();
+    ObjectNode timestamp = range.putObject("range").putObject("@timestamp");
     timestamp.put("gte", from);
     timestamp.put("lt", to);
     timestamp.put("format", "epoch_millis");
+    if (runId == null) {
+      return range;
+    }
+    ObjectNode query = JSON.createObjectNode();
+    ArrayNode filter = query.putObject("bool").putArray("filter");
+    filter.add(range);
+    ObjectNode run = filter.addObject().putObject("bool");
+    run.putArray("should")
+        .add(term(RunContext.RUN_FIELD, runId))
+        .add(term(RunContext.RUN_FIELD + ".keyword", runId));
+    run.put("minimum_should_match", 1);
     return query;
+  }
+
+  private static ObjectNode term(String field, String value) {
+    ObjectNode term = JSON.createObjectNode();
+    term.putObject("term").put(field, value);
+    return term;
   }
 
   /** Makes every stored document searchable; false when the index does not exist. */
@@ -230,13 +255,15 @@ public final class ElasticsearchCountReader implements CountReader {
 
   @Override
   public String toString() {
-    return "ElasticsearchCountReader{" + url + "/" + index + (authorization == null ? "" : ", basic auth") + "}";
+    return "ElasticsearchCountReader{" + url + "/" + index + (runId == null ? "" : ", run " + runId)
+        + (authorization == null ? "" : ", basic auth") + "}";
   }
 
   /** Settings of a reader; {@code url} is required. */
   public static final class Builder {
     private String url;
     private String index = ElasticsearchBackend.DEFAULT_INDEX;
+    private String runId;
     private String authorization;
     private int maxBuckets = DEFAULT_MAX_BUCKETS;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
@@ -252,6 +279,12 @@ public final class ElasticsearchCountReader implements CountReader {
 
     public Builder index(String index) {
       this.index = index;
+      return this;
+    }
+
+    /** Counts only documents whose {@code logbench_run} is {@code runId}; null (default) counts all. */
+    public Builder runId(String runId) {
+      this.runId = runId;
       return this;
     }
 

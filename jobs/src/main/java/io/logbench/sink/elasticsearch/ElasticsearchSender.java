@@ -23,8 +23,9 @@ import java.util.concurrent.CompletionException;
 
 /**
  * Sends batches to Elasticsearch or OpenSearch as {@code _bulk} requests of {@code create}
- * actions with the line's global sequence id as {@code _id}, so a resent line is answered 409 and
- * never stored twice. Answers are classified per item by {@link BulkClassifier}.
+ * actions with {@code <run id>-<seq>} as {@code _id} (the seq alone without a run id), so a line
+ * resent within the run is answered 409 and never stored twice, and each document carries the run
+ * id in {@code logbench_run}. Answers are classified per item by {@link BulkClassifier}.
  *
  * <p>Defaults: {@link #DEFAULT_REQUEST_TIMEOUT} per request, {@link #DEFAULT_CONNECT_TIMEOUT} to
  * connect.
@@ -48,7 +49,7 @@ public final class ElasticsearchSender implements BatchSender {
     this.requestTimeout = b.requestTimeout;
     this.ownClient = b.client == null ? new HttpClients("elasticsearch-sender", DEFAULT_CONNECT_TIMEOUT) : null;
     this.client = b.client != null ? b.client : ownClient.client();
-    this.encoder = new BulkEncoder(b.index, b.streams);
+    this.encoder = new BulkEncoder(b.index, b.streams, b.runId);
   }
 
   public static Builder builder() {
@@ -120,6 +121,7 @@ public final class ElasticsearchSender implements BatchSender {
     private String url;
     private String index = ElasticsearchBackend.DEFAULT_INDEX;
     private StreamCatalog streams;
+    private String runId;
     private Refresh refresh = Refresh.NONE;
     private String authorization;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
@@ -140,6 +142,15 @@ public final class ElasticsearchSender implements BatchSender {
 
     public Builder streams(StreamCatalog streams) {
       this.streams = streams;
+      return this;
+    }
+
+    /**
+     * The run's id, stamped on every document ({@code logbench_run}) and prefixed to its {@code
+     * _id}; null (the default) for neither.
+     */
+    public Builder runId(String runId) {
+      this.runId = runId;
       return this;
     }
 

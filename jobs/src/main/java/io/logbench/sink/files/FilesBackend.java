@@ -6,6 +6,7 @@ import io.logbench.dataset.Dataset;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.schedule.TimestampMode;
+import io.logbench.layout.SeedLayout;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchOutcome;
@@ -13,11 +14,16 @@ import io.logbench.sink.BatchSender;
 import io.logbench.sink.Capabilities;
 import io.logbench.sink.CommonSettings;
 import io.logbench.sink.DeliveryContext;
+import io.logbench.sink.Preflight;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.WindowGrid;
 import io.logbench.sink.files.internal.OrderedLayoutWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
 import java.time.ZoneId;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -35,6 +41,11 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  * the seed script's {@code logdir}). The delivery keys every backend block may carry are accepted
  * and have no effect: a local append either works or fails the job, which then restores from its
  * last checkpoint.
+ *
+ * <p>Runs: lines stay byte-identical to the seed script's, so they carry no run id and counts
+ * cannot tell runs apart. A run writing a day replaces that day's file (it opens it truncated),
+ * so a directory per run is the way to keep runs apart; {@link #preflight} warns when the
+ * directory already holds day files of the run's days.
  *
  * @param name the backend's name in the ledger
  * @param dir the directory of the day files
@@ -78,10 +89,44 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
     return KIND;
   }
 
-  /** Counts back from the day files; ids are sequence ids; needs its batches in order. */
+  /**
+   * A warning when {@code dir} already holds day files of the run's days (another run's): the
+   * run replaces each when it writes the day's first line, so that run's lines there are lost,
+   * and until then a verify counts them as this run's (day files carry no run id). Only file
+   * names are looked at, nothing is read.
+   */
+  @Override
+  public List<String> preflight(Preflight before) {
+    Path d = Path.of(dir);
+    if (before.toMillis() == before.fromMillis() || !Files.isDirectory(d)) {
+      return List.of();
+    }
+    LocalDate last = Instant.ofEpochMilli(before.toMillis() - 1).atZone(before.zone()).toLocalDate();
+    List<String> held = new ArrayList<>();
+    for (LocalDate day = Instant.ofEpochMilli(before.fromMillis()).atZone(before.zone()).toLocalDate();
+        !day.isAfter(last); day = day.plusDays(1)) {
+      if (Files.exists(d.resolve(SeedLayout.fileName(day)))) {
+        held.add(SeedLayout.fileName(day));
+      }
+    }
+    if (held.isEmpty()) {
+      return List.of();
+    }
+    String files = held.size() <= 3 ? String.join(", ", held)
+        : String.join(", ", held.subList(0, 3)) + " and " + (held.size() - 3) + " more";
+    return List.of("Backend '" + name + "': " + dir + " already holds day files of the run's days (" + files
+        + "), from another run; the run replaces each when it writes that day's first line, losing"
+        + " their lines, and until then verify counts them as this run's (day files carry no run id)."
+        + " Use an empty directory per run.");
+  }
+
+  /**
+   * Counts back from the day files, not filtered by run (lines carry no run id); ids are sequence
+   * ids; needs its batches in order.
+   */
   @Override
   public Capabilities capabilities() {
-    return new Capabilities(true, Capabilities.LineIds.SEQUENCE, true);
+    return new Capabilities(true, Capabilities.LineIds.SEQUENCE, true, false);
   }
 
   /** Always fails: this backend is an operator, wired by {@link #deliver}. */

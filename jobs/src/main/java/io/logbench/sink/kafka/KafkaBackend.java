@@ -12,7 +12,10 @@ import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.Capabilities;
 import io.logbench.sink.CommonSettings;
 import io.logbench.sink.DeliveryContext;
+import io.logbench.sink.Preflight;
 import io.logbench.sink.RunContext;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -28,15 +31,18 @@ import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * A Kafka backend block: lines go to one topic as Avro {@link LogRecord} values keyed by stream,
- * with the line time as record timestamp, through an idempotent producer ({@link #open}) or, with
- * {@code exactly_once: true}, through Flink's transactional {@link KafkaSink} ({@link
- * #sinkExactlyOnce}).
+ * with the line time as record timestamp and the run's id as header {@value #RUN_HEADER}, through
+ * an idempotent producer ({@link #open}) or, with {@code exactly_once: true}, through Flink's
+ * transactional {@link KafkaSink} ({@link #sinkExactlyOnce}). Counts read only the run's records.
  *
  * <p>Keys: {@code kind} (kafka), {@code name} (default {@code kafka}), {@code bootstrap}
  * (required), {@code topic} (default {@value #DEFAULT_TOPIC}), {@code exactly_once} (default
@@ -55,6 +61,12 @@ public final class KafkaBackend implements BackendSpec {
   public static final String DEFAULT_TOPIC = "logbench-lines";
   public static final BackendType TYPE = BackendType.of(KIND,
       List.of("bootstrap", "topic", "exactly_once", "transactional_id_prefix", "properties"), KafkaBackend::parse);
+
+  /**
+   * The record header that carries the run's id (UTF-8) on every record a run writes; counts and
+   * replays of a run read only records whose header is the run's id.
+   */
+  public static final String RUN_HEADER = "logbench-run";
 
   /** The transaction timeout of the exactly-once sink: the broker's default maximum, 15 minutes. */
   public static final long DEFAULT_TRANSACTION_TIMEOUT_MS = 900_000L;
@@ -143,10 +155,25 @@ public final class KafkaBackend implements BackendSpec {
     return KIND;
   }
 
-  /** Counts back by record timestamp; ids are the records' sequence ids. */
+  /** Counts back by record timestamp, the run's records only; ids are the records' sequence ids. */
   @Override
   public Capabilities capabilities() {
-    return Capabilities.countable(Capabilities.LineIds.SEQUENCE);
+    return Capabilities.countable(Capabilities.LineIds.SEQUENCE).withRunFilter(true);
+  }
+
+  /** The headers of a record of run {@code runId}: its {@link #RUN_HEADER}, or none for null. */
+  static List<Header> runHeaders(String runId) {
+    return runId == null ? null
+        : List.of(new RecordHeader(RUN_HEADER, runId.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** Whether {@code record} was written by run {@code runId} (every record, for null). */
+  static boolean ofRun(ConsumerRecord<?, ?> record, byte[] runId) {
+    if (runId == null) {
+      return true;
+    }
+    Header h = record.headers().lastHeader(RUN_HEADER);
+    return h != null && Arrays.equals(h.value(), runId);
   }
 
   @Override
@@ -175,14 +202,21 @@ public final class KafkaBackend implements BackendSpec {
     return properties;
   }
 
-  /** Bootstrap servers plus the run file's properties, secrets read now: for any client. */
   /**
    * The topic must exist (a producer would otherwise wait for its metadata and retry for ever),
    * and its time retention must keep the run's oldest line: Kafka deletes whole segments whose
    * newest record timestamp is older than {@code retention.ms}, and the lines carry their own time.
+   * Records of other runs in the run's time range are warned about too ({@link
+   * Preflight#otherRuns}, one pass over the topic).
    */
   @Override
-  public java.util.List<String> preflight(long oldestLineMillis) throws java.io.IOException {
+  public List<String> preflight(Preflight before) throws java.io.IOException {
+    List<String> warnings = new java.util.ArrayList<>(topicWarnings(before.oldestLineMillis(), before.nowMillis()));
+    warnings.addAll(before.otherRuns(this));
+    return warnings;
+  }
+
+  private List<String> topicWarnings(long oldestLineMillis, long nowMillis) throws java.io.IOException {
     try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(clientProperties())) {
       org.apache.kafka.common.config.ConfigResource resource =
           new org.apache.kafka.common.config.ConfigResource(
@@ -192,9 +226,10 @@ public final class KafkaBackend implements BackendSpec {
               .get(30, java.util.concurrent.TimeUnit.SECONDS).get(resource);
       org.apache.kafka.clients.admin.ConfigEntry retention = config.get("retention.ms");
       long ms = retention == null ? -1 : Long.parseLong(retention.value());
-      long age = System.currentTimeMillis() - oldestLineMillis;
+      long age = nowMillis - oldestLineMillis;
       if (ms >= 0 && age > ms) {
-        return java.util.List.of("Kafka topic " + topic + " keeps records for retention.ms=" + ms
+        return java.util.List.of("Backend '" + name + "': Kafka topic " + topic
+            + " keeps records for retention.ms=" + ms
             + ", but the run's oldest line is " + java.time.Duration.ofMillis(age).toDays()
             + " days old: the broker will delete those records at its next retention check."
             + " Set retention.ms=-1 on the topic, or use timestamps now or compressed.");
@@ -215,6 +250,7 @@ public final class KafkaBackend implements BackendSpec {
     }
   }
 
+  /** Bootstrap servers plus the run file's properties, secrets read now: for any client. */
   public Properties clientProperties() {
     Properties p = new Properties();
     p.putAll(properties);
@@ -246,22 +282,23 @@ public final class KafkaBackend implements BackendSpec {
       throw new IllegalStateException(
           "Backend " + name + " is exactly_once, so it writes through KafkaBackend.sinkExactlyOnce, not a BatchSender.");
     }
-    return new KafkaSender(new KafkaProducer<>(producerProperties()), topic, run.streams());
+    return new KafkaSender(new KafkaProducer<>(producerProperties()), topic, run.streams(), run.runId());
   }
 
-  /** A reader counting the topic's committed records per window by record timestamp. */
+  /** A reader counting the run's committed records in the topic per window by record timestamp. */
   @Override
   public KafkaCountReader openCounter(RunContext run) {
-    return KafkaCountReader.of(this, KafkaCountReader.DEFAULT_DEADLINE);
+    return KafkaCountReader.of(this, KafkaCountReader.DEFAULT_DEADLINE, run.runId());
   }
 
   /**
    * Flink's transactional sink of {@link LogRecord}s to this topic: records become visible to
    * {@code read_committed} consumers when the checkpoint that covers them completes. The sink
    * serializes one element to one record, so batches are first expanded into records ({@link
-   * #sinkExactlyOnce}); the producer properties, secrets included, travel in the job graph.
+   * #sinkExactlyOnce}); the producer properties, secrets included, travel in the job graph. Every
+   * record carries the header {@link #RUN_HEADER} = {@code runId} (none when null).
    */
-  public KafkaSink<LogRecord> exactlyOnceSink() {
+  public KafkaSink<LogRecord> exactlyOnceSink(String runId) {
     Properties p = clientProperties();
     p.remove(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG);
     // KafkaSink asks for one hour, which a broker with the default transaction.max.timeout.ms
@@ -270,7 +307,7 @@ public final class KafkaBackend implements BackendSpec {
     return KafkaSink.<LogRecord>builder()
         .setBootstrapServers(bootstrap)
         .setKafkaProducerConfig(p)
-        .setRecordSerializer(new LogRecordSerializationSchema(topic))
+        .setRecordSerializer(new LogRecordSerializationSchema(topic, runId))
         .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
         .setTransactionalIdPrefix(transactionalIdPrefix)
         .build();
@@ -285,7 +322,7 @@ public final class KafkaBackend implements BackendSpec {
     if (!exactlyOnce) {
       return context.requests().apply(this, context, batches);
     }
-    sinkExactlyOnce(batches, context.run().streams());
+    sinkExactlyOnce(batches, context.run());
     // acked = handed to the transactional sink, committed with the next checkpoint; a restore
     // replays what was not committed and the ledger counts each batch once
     return batches
@@ -295,13 +332,16 @@ public final class KafkaBackend implements BackendSpec {
         .name("kafka " + name + " (transactional)");
   }
 
-  /** Expands {@code batches} into one record per line and writes them with {@link #exactlyOnceSink}. */
-  public DataStreamSink<LogRecord> sinkExactlyOnce(DataStream<LineBatch> batches, StreamCatalog streams) {
+  /**
+   * Expands {@code batches} (lines of {@code run}) into one record per line and writes them with
+   * {@link #exactlyOnceSink}.
+   */
+  public DataStreamSink<LogRecord> sinkExactlyOnce(DataStream<LineBatch> batches, RunContext run) {
     return batches
-        .flatMap(new LineBatchToLogRecords(streams))
+        .flatMap(new LineBatchToLogRecords(run.streams()))
         .returns(new AvroTypeInfo<>(LogRecord.class))
         .name(name + " records")
-        .sinkTo(exactlyOnceSink())
+        .sinkTo(exactlyOnceSink(run.runId()))
         .name(name + " (exactly once)");
   }
 

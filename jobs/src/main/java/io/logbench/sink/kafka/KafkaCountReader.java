@@ -15,7 +15,8 @@ import org.apache.kafka.common.KafkaException;
 /**
  * The {@link CountReader} of a Kafka topic, through {@link KafkaCounter}: each call reads the
  * topic's committed records up to the end offsets found when it starts and files them by record
- * timestamp (the line's time); {@link #sequenceIds} decodes the Avro values. A broker that does
+ * timestamp (the line's time), only the run's records when it has an id ({@link KafkaCounter});
+ * {@link #sequenceIds} decodes the Avro values. A broker that does
  * not answer within the deadline, or a topic that does not exist, is an {@link IOException}.
  *
  * <p>Each call is one pass over the whole topic, so a verifier should ask for many windows at
@@ -35,9 +36,12 @@ public final class KafkaCountReader implements CountReader {
     this.topic = topic;
   }
 
-  /** A reader of {@code backend}'s topic whose passes fail after {@code deadline}. */
-  public static KafkaCountReader of(KafkaBackend backend, Duration deadline) {
-    return new KafkaCountReader(KafkaCounter.of(backend, deadline), backend.topic());
+  /**
+   * A reader of the records of run {@code runId} (every record for null) in {@code backend}'s
+   * topic, whose passes fail after {@code deadline}.
+   */
+  public static KafkaCountReader of(KafkaBackend backend, Duration deadline, String runId) {
+    return new KafkaCountReader(KafkaCounter.of(backend, deadline, runId), backend.topic());
   }
 
   @Override

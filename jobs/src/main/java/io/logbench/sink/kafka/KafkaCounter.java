@@ -3,6 +3,7 @@ package io.logbench.sink.kafka;
 import io.logbench.schemas.LogRecord;
 import io.logbench.sink.WindowGrid;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,28 +26,34 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * Counts a topic's records back per window, for verification: reads every partition from the
  * beginning to the end offsets found at the start of the count (committed records only, with
  * {@code read_committed}), and files each record under the window of its record timestamp (the
- * line's time), so counting needs no decoding. {@link #seqsPerWindow} decodes values to list the
- * sequence ids, for drill-down.
+ * line's time), so counting needs no decoding. With a run id, only records whose header {@code
+ * logbench-run} is the run's id count (others are skipped without decoding). {@link #seqsPerWindow}
+ * decodes values to list the sequence ids, for drill-down.
  */
 public final class KafkaCounter {
 
   private final Properties properties;
   private final String topic;
   private final Duration deadline;
+  /** The run's id as the header holds it, or null to count every record. */
+  private final byte[] runId;
 
   /**
    * @param properties client properties (bootstrap servers and security), e.g. {@link
    *     KafkaBackend#clientProperties()}
    * @param deadline how long one pass may take before it fails
+   * @param runId count only records of this run (header {@code logbench-run}); null for all
    */
-  public KafkaCounter(Properties properties, String topic, Duration deadline) {
+  public KafkaCounter(Properties properties, String topic, Duration deadline, String runId) {
     this.properties = properties;
     this.topic = topic;
     this.deadline = deadline;
+    this.runId = runId == null ? null : runId.getBytes(StandardCharsets.UTF_8);
   }
 
-  public static KafkaCounter of(KafkaBackend backend, Duration deadline) {
-    return new KafkaCounter(backend.clientProperties(), backend.topic(), deadline);
+  /** A counter of the records of run {@code runId} (every record for null) in {@code backend}'s topic. */
+  public static KafkaCounter of(KafkaBackend backend, Duration deadline, String runId) {
+    return new KafkaCounter(backend.clientProperties(), backend.topic(), deadline, runId);
   }
 
   /** Records per window start, for windows holding at least one record. */
@@ -111,7 +118,7 @@ public final class KafkaCounter {
               "Counting " + topic + " did not reach the end offsets " + end + " within " + deadline + ".");
         }
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-          if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
+          if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition())) && KafkaBackend.ofRun(r, runId)) {
             each.accept(r);
           }
         }

@@ -4,14 +4,21 @@ import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.schemas.LogRecord;
 import io.logbench.source.LineBatchTypeInfo;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.formats.avro.AvroDeserializationSchema;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Replays a topic written earlier (by {@link KafkaSender} or the exactly-once sink) as a Flink
@@ -27,19 +34,26 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
  * emitted in sequence order once the batch is complete, or when the bounded input ends. A batch
  * with missing lines (never written, or lost) is emitted as runs of consecutive lines, each run a
  * batch of its own with the same batch id; a line present twice in the topic is replayed once.
+ *
+ * <p>A topic may hold several runs: given the generating run's id, only records whose header
+ * {@code logbench-run} is that id are replayed (without one, every record is, and lines of two
+ * runs with the same sequence ids would be taken for one another).
  */
 public final class KafkaReplaySource {
 
   private KafkaReplaySource() {}
 
-  /** A bounded source of the records {@code backend}'s topic holds now. */
-  public static KafkaSource<LogRecord> source(KafkaBackend backend, String groupId) {
-    return source(backend.bootstrap(), backend.topic(), backend.clientProperties(), groupId);
+  /** A bounded source of the records of run {@code runId} (all for null) {@code backend}'s topic holds now. */
+  public static KafkaSource<LogRecord> source(KafkaBackend backend, String groupId, String runId) {
+    return source(backend.bootstrap(), backend.topic(), backend.clientProperties(), groupId, runId);
   }
 
-  /** A bounded source of the records {@code topic} holds now; {@code properties} as for any client. */
+  /**
+   * A bounded source of the records of run {@code runId} (all for null) {@code topic} holds now;
+   * {@code properties} as for any client.
+   */
   public static KafkaSource<LogRecord> source(
-      String bootstrap, String topic, Properties properties, String groupId) {
+      String bootstrap, String topic, Properties properties, String groupId, String runId) {
     Properties p = new Properties();
     p.putAll(properties);
     p.remove(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG);
@@ -51,8 +65,40 @@ public final class KafkaReplaySource {
         .setProperties(p)
         .setStartingOffsets(OffsetsInitializer.earliest())
         .setBounded(OffsetsInitializer.latest())
-        .setValueOnlyDeserializer(AvroDeserializationSchema.forSpecific(LogRecord.class))
+        .setDeserializer(new RunRecords(runId))
         .build();
+  }
+
+  /** Avro {@link LogRecord} values of the records of one run (by their run header), or of all. */
+  static final class RunRecords implements KafkaRecordDeserializationSchema<LogRecord> {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String runId;
+    private final DeserializationSchema<LogRecord> values = AvroDeserializationSchema.forSpecific(LogRecord.class);
+    private transient byte[] id;
+
+    RunRecords(String runId) {
+      this.runId = runId;
+    }
+
+    @Override
+    public void open(DeserializationSchema.InitializationContext context) throws Exception {
+      values.open(context);
+      id = runId == null ? null : runId.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<LogRecord> out) throws IOException {
+      if (KafkaBackend.ofRun(record, id)) {
+        out.collect(values.deserialize(record.value()));
+      }
+    }
+
+    @Override
+    public TypeInformation<LogRecord> getProducedType() {
+      return values.getProducedType();
+    }
   }
 
   /**
@@ -71,16 +117,17 @@ public final class KafkaReplaySource {
         .name("replay batches");
   }
 
-  /** The source and the re-batching together. */
+  /** The source and the re-batching together, of run {@code runId}'s records (all for null). */
   public static DataStream<LineBatch> replay(
       StreamExecutionEnvironment env,
       KafkaBackend backend,
       String groupId,
       StreamCatalog streams,
       long originSeq,
-      int batchSize) {
+      int batchSize,
+      String runId) {
     DataStream<LogRecord> records =
-        env.fromSource(source(backend, groupId), WatermarkStrategy.noWatermarks(), backend.name() + " replay");
+        env.fromSource(source(backend, groupId, runId), WatermarkStrategy.noWatermarks(), backend.name() + " replay");
     return batches(records, streams, originSeq, batchSize);
   }
 }

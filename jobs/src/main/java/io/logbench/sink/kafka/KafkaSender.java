@@ -17,10 +17,12 @@ import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.header.Header;
 
 /**
  * Sends each line of a batch as one Kafka record: key = the stream's labels, value = Avro binary
- * {@code LogRecord}, timestamp = the line's millisecond. The batch's future completes once every
+ * {@code LogRecord}, timestamp = the line's millisecond, header {@code logbench-run} = the run's id
+ * (when the run has one). The batch's future completes once every
  * record has its answer: all acknowledged is ACCEPTED; retriable errors (including timeouts) put
  * lines in the retry set; any other error rejects the line, counted by exception class name.
  *
@@ -34,13 +36,19 @@ public final class KafkaSender implements BatchSender {
   private final String topic;
   private final StreamKeys keys;
   private final LogRecordEncoder encoder;
+  /** The run header of every record, or null. */
+  private final List<Header> headers;
 
-  /** Uses {@code producer} (closed with this sender) to write lines of {@code streams}. */
-  public KafkaSender(Producer<byte[], byte[]> producer, String topic, StreamCatalog streams) {
+  /**
+   * Uses {@code producer} (closed with this sender) to write lines of {@code streams}, each with
+   * the header {@code logbench-run} = {@code runId} (none when null).
+   */
+  public KafkaSender(Producer<byte[], byte[]> producer, String topic, StreamCatalog streams, String runId) {
     this.producer = producer;
     this.topic = topic;
     this.keys = StreamKeys.of(streams);
     this.encoder = new LogRecordEncoder(streams);
+    this.headers = KafkaBackend.runHeaders(runId);
   }
 
   @Override
@@ -54,7 +62,7 @@ public final class KafkaSender implements BatchSender {
     for (int k = 0; k < n; k++) {
       ProducerRecord<byte[], byte[]> record =
           new ProducerRecord<>(
-              topic, null, batch.timestampMillis(k), keys.key(batch.stream(k)), encoder.encode(batch, k));
+              topic, null, batch.timestampMillis(k), keys.key(batch.stream(k)), encoder.encode(batch, k), headers);
       int line = k;
       try {
         producer.send(record, (metadata, error) -> answers.answer(line, error));

@@ -10,6 +10,7 @@ import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.Capabilities;
 import io.logbench.sink.CommonSettings;
+import io.logbench.sink.Preflight;
 import io.logbench.sink.RunContext;
 import java.net.URI;
 import java.time.Duration;
@@ -24,8 +25,15 @@ import java.util.regex.Pattern;
 
 /**
  * A Grafana Loki backend block: where to push ({@code {url}/loki/api/v1/push}), in which format,
- * for which tenant, with which extra static labels. Stream labels are the dataset's stream labels
- * plus the static ones.
+ * for which tenant, with which extra static labels, and where the run's id goes. Stream labels
+ * are the dataset's stream labels plus the static ones (plus {@code logbench_run} with {@code
+ * run_id: label}).
+ *
+ * <p>Runs never mix: by default every entry carries the run's id as structured metadata {@code
+ * logbench_run} (Loki 3.x, schema v13 with the tsdb index, {@code allow_structured_metadata}),
+ * which leaves the streams as the seed's, and counts add the pipeline filter {@code |
+ * logbench_run="<id>"}. {@code run_id: label} makes it a stream label instead (one more label: a
+ * run's streams are its own), {@code run_id: none} sends no id and filters nothing.
  *
  * @param name backend name in reports (default {@code loki})
  * @param url base URL, e.g. {@code http://127.0.0.1:3100}
@@ -35,6 +43,7 @@ import java.util.regex.Pattern;
  * @param auth basic auth (password from env or file), or null
  * @param timeout request timeout of pushes
  * @param queryTimeout request timeout of count queries
+ * @param runId where the run's id goes on every line
  */
 public record LokiBackend(
     String name,
@@ -44,7 +53,8 @@ public record LokiBackend(
     Map<String, String> labels,
     BasicAuth auth,
     Duration timeout,
-    Duration queryTimeout)
+    Duration queryTimeout,
+    RunIdMode runId)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -57,8 +67,11 @@ public record LokiBackend(
 
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
 
+  public static final RunIdMode DEFAULT_RUN_ID = RunIdMode.STRUCTURED_METADATA;
+
   public static final BackendType TYPE = BackendType.of(KIND,
-      List.of("url", "format", "tenant", "labels", "user", "password_env", "password_file"), LokiBackend::parse);
+      List.of("url", "format", "tenant", "labels", "user", "password_env", "password_file", "run_id"),
+      LokiBackend::parse);
 
   /** The body formats Loki's push endpoint takes. */
   public enum Format {
@@ -68,8 +81,36 @@ public record LokiBackend(
     PROTOBUF
   }
 
+  /** Where a line carries the run's id ({@code run_id}). */
+  public enum RunIdMode {
+    /** Structured metadata {@code logbench_run} of every entry; the streams stay the dataset's. */
+    STRUCTURED_METADATA("structured_metadata"),
+    /** A stream label {@code logbench_run}: every stream of the run is a stream of its own. */
+    LABEL("label"),
+    /** No run id: lines of every run under the run's labels count as the run's. */
+    NONE("none");
+
+    private final String key;
+
+    RunIdMode(String key) {
+      this.key = key;
+    }
+
+    /** As written in a run file. */
+    public String key() {
+      return key;
+    }
+  }
+
   public LokiBackend {
     labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
+    java.util.Objects.requireNonNull(runId, "runId");
+  }
+
+  /** A backend with the run's id as structured metadata ({@link #DEFAULT_RUN_ID}). */
+  public LokiBackend(String name, URI url, Format format, String tenant, Map<String, String> labels, BasicAuth auth,
+      Duration timeout, Duration queryTimeout) {
+    this(name, url, format, tenant, labels, auth, timeout, queryTimeout, DEFAULT_RUN_ID);
   }
 
   /** Reads the keys of a {@code kind: loki} block. */
@@ -89,6 +130,10 @@ public record LokiBackend(
       if (!LABEL_NAME.matcher(label).matches()) {
         throw labelBlock.invalid(label, label, "a label name matching [a-zA-Z_][a-zA-Z0-9_]*");
       }
+      if (label.equals(RunContext.RUN_FIELD)) {
+        throw labelBlock.invalid(label, label, "a label name other than " + RunContext.RUN_FIELD
+            + ", which carries the run's id (see run_id)");
+      }
       String value = labelBlock.string(label, null);
       if (value == null || value.isEmpty()) {
         throw labelBlock.invalid(label, value, "a non-empty label value");
@@ -96,7 +141,11 @@ public record LokiBackend(
       labels.put(label, value);
     }
     BasicAuth auth = BasicAuth.parse(block);
-    return new LokiBackend(common.name(), url, format, tenant, labels, auth, common.timeout(), common.queryTimeout());
+    String mode = block.choice("run_id", DEFAULT_RUN_ID.key(), "structured_metadata", "label", "none");
+    RunIdMode runId = java.util.Arrays.stream(RunIdMode.values()).filter(m -> m.key().equals(mode)).findFirst()
+        .orElseThrow();
+    return new LokiBackend(common.name(), url, format, tenant, labels, auth, common.timeout(), common.queryTimeout(),
+        runId);
   }
 
   static URI url(ConfigNode block) {
@@ -125,10 +174,13 @@ public record LokiBackend(
     return KIND;
   }
 
-  /** Counts back; nginx lines' ids come from their nanosecond offsets, app-json lines carry seq. */
+  /**
+   * Counts back, the run's lines only unless {@code run_id: none}; nginx lines' ids come from
+   * their nanosecond offsets, app-json lines carry seq.
+   */
   @Override
   public Capabilities capabilities() {
-    return Capabilities.countable(Capabilities.LineIds.NANOSECOND_OFFSET);
+    return Capabilities.countable(Capabilities.LineIds.NANOSECOND_OFFSET).withRunFilter(runId != RunIdMode.NONE);
   }
 
   /** The push endpoint. */
@@ -137,34 +189,65 @@ public record LokiBackend(
   }
 
   /**
-   * The labels of every stream of {@code streams}: the dataset's labels plus the static ones.
+   * The labels of every stream of {@code run}: the dataset's labels plus the static ones, plus
+   * {@code logbench_run} with {@code run_id: label} and a run id.
    *
-   * @throws IllegalArgumentException when a static label has the name of a dataset label
+   * @throws IllegalArgumentException when a static label has the name of a dataset label, or a
+   *     dataset label is named {@code logbench_run}
    */
-  public List<Map<String, String>> streamLabels(StreamCatalog streams) {
+  public List<Map<String, String>> streamLabels(RunContext run) {
+    StreamCatalog streams = run.streams();
     for (String l : streams.labelNames()) {
       if (labels.containsKey(l)) {
         throw new IllegalArgumentException(
             "Backend '" + name + "': the static label '" + l
                 + "' clashes with a label of the dataset's streams; rename or remove it.");
       }
+      if (l.equals(RunContext.RUN_FIELD)) {
+        throw new IllegalArgumentException("Backend '" + name + "': the dataset's stream label '" + l
+            + "' clashes with the label that carries the run's id.");
+      }
     }
     List<Map<String, String>> out = new ArrayList<>(streams.size());
     for (int id = 0; id < streams.size(); id++) {
       Map<String, String> m = new LinkedHashMap<>(streams.labels(id));
       m.putAll(labels);
+      if (runLabel(run) != null) {
+        m.put(RunContext.RUN_FIELD, run.runId());
+      }
       out.add(m);
     }
     return out;
   }
 
+  /** The run's id when it goes into a stream label ({@code run_id: label}), else null. */
+  String runLabel(RunContext run) {
+    return runId == RunIdMode.LABEL ? run.runId() : null;
+  }
+
+  /** The run's id when it goes into structured metadata ({@code run_id: structured_metadata}), else null. */
+  String runMetadata(RunContext run) {
+    return runId == RunIdMode.STRUCTURED_METADATA ? run.runId() : null;
+  }
+
   /**
    * What a user must know before pushing lines this old: Loki rejects lines older than {@code
-   * reject_old_samples_max_age} (1 week) by default, with a 400.
+   * reject_old_samples_max_age} (1 week) by default, with a 400; and whether lines of other runs
+   * are in the run's time range ({@link Preflight#otherRuns}). With the run's id as structured
+   * metadata such lines are not counted as this run's, but Loki drops an entry identical to one
+   * of its stream (timestamp and text) whatever its structured metadata, so a run that repeats
+   * another's lines (same dataset and timestamps) into the same streams has those dropped: the
+   * warning says so.
    */
   @Override
-  public List<String> preflight(long oldestLineMillis) {
-    return warnings(oldestLineMillis, System.currentTimeMillis());
+  public List<String> preflight(Preflight before) {
+    List<String> all = new ArrayList<>(warnings(before.oldestLineMillis(), before.nowMillis()));
+    all.addAll(before.otherRuns(this, runId != RunIdMode.STRUCTURED_METADATA ? ""
+        : "Loki drops a line identical in stream, timestamp and text to one it holds, whatever its"
+            + " structured metadata, so lines of this run that repeat them (same dataset and timestamps)"
+            + " are not stored and verify reports them MISSING: use run_id: label, or timestamps:"
+            + " compressed or now, to repeat a run."));
+    return all;
   }
 
   public List<String> warnings(long oldestLineMillis, long nowMillis) {
@@ -181,11 +264,12 @@ public record LokiBackend(
 
   @Override
   public BatchSender open(RunContext run) {
-    return new LokiSender(this, run.streams());
+    return new LokiSender(this, run);
   }
 
+  /** A reader of the run's lines: the run's streams, and its id when it has one (unless {@code run_id: none}). */
   @Override
   public LokiCountReader openCounter(RunContext run) {
-    return new LokiCountReader(this, run.streams());
+    return new LokiCountReader(this, run);
   }
 }

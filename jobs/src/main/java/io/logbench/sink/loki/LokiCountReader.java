@@ -8,6 +8,7 @@ import io.logbench.count.CountReader;
 import io.logbench.count.LineIds;
 import io.logbench.count.internal.CountQueries;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.sink.RunContext;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -24,13 +25,19 @@ import java.util.Map;
 
 /**
  * Counts a Loki backend's lines per window with {@code GET /loki/api/v1/query_range?query=
- * sum(count_over_time({selector}[W]))&start&end&step=W}, and lists the lines of a window with a
- * forward log query.
+ * sum(count_over_time(<log selection> [W]))&start&end&step=W}, and lists the lines of a window
+ * with a forward log query.
  *
  * <p><b>Selector.</b> The backend's static labels, plus every label whose value all of the
  * dataset's streams share ({@code job="nginx"} for nginx-month, {@code namespace="loadtest"} for
  * app-json); when no label is shared, the first label with {@code =~".+"}, which every stream of
  * the dataset carries. So the selector covers exactly the run's streams.
+ *
+ * <p><b>Runs.</b> With a run id, only the run's lines count: with {@code run_id:
+ * structured_metadata} (the default) the log selection is {@code {selector} |
+ * logbench_run="<id>"}, a label filter on the entries' structured metadata; with {@code run_id:
+ * label} the selector itself has {@code logbench_run="<id>"}; with {@code none}, every line of the
+ * selector counts.
  *
  * <p><b>Windows.</b> A point at {@code t} counts the lines in {@code (t - W, t]}, and query_range
  * aligns its start (and every point) down to a multiple of the step. logbench never puts a line on
@@ -49,7 +56,7 @@ import java.util.Map;
  * {@code max_query_series} (500) does not apply. Loki omits zero points; they count 0. Any failed
  * piece fails the whole call: partial counts are never returned.
  *
- * <p><b>Sequence ids.</b> {@code {selector}} with {@code direction=forward}, {@code [from, to)}
+ * <p><b>Sequence ids.</b> The log selection with {@code direction=forward}, {@code [from, to)}
  * (Loki's log queries include the start and exclude the end), at most {@value #MAX_ENTRIES}
  * entries a request ({@code max_entries_limit_per_query}), paging from the last timestamp seen;
  * ids come from {@link LineIds}.
@@ -68,11 +75,15 @@ public final class LokiCountReader implements CountReader {
 
   private final LokiBackend spec;
   private final String selector;
+  /** The log selection: the selector and, for structured metadata, the run's label filter. */
+  private final String lines;
   private final CountQueries http;
 
-  LokiCountReader(LokiBackend spec, StreamCatalog streams) {
+  LokiCountReader(LokiBackend spec, RunContext run) {
     this.spec = spec;
-    this.selector = selector(spec, streams);
+    this.selector = selector(spec, run.streams(), spec.runLabel(run));
+    String metadata = spec.runMetadata(run);
+    this.lines = metadata == null ? selector : selector + " | " + RunContext.RUN_FIELD + "=" + quote(metadata);
     this.http = new CountQueries(
         "Loki backend '" + spec.name() + "'", "loki-count", spec.timeout(), spec.queryTimeout(), spec.requestHeaders());
   }
@@ -82,7 +93,21 @@ public final class LokiCountReader implements CountReader {
     return selector;
   }
 
+  /**
+   * The log selection of the run's lines: the selector, with the run's filter when its id is
+   * structured metadata, e.g. {@code {job="nginx"} |
+   * logbench_run="quickstart-20261130-121314-3f2a"}.
+   */
+  public String lines() {
+    return lines;
+  }
+
   static String selector(LokiBackend spec, StreamCatalog streams) {
+    return selector(spec, streams, null);
+  }
+
+  /** The selector, with {@code logbench_run="<runLabel>"} when {@code runLabel} is not null. */
+  static String selector(LokiBackend spec, StreamCatalog streams, String runLabel) {
     Map<String, String> equal = new LinkedHashMap<>(spec.labels());
     for (String name : streams.labelNames()) {
       String shared = streams.size() == 0 ? null : streams.labels(0).get(name);
@@ -94,6 +119,9 @@ public final class LokiCountReader implements CountReader {
       if (shared != null && !equal.containsKey(name)) {
         equal.put(name, shared);
       }
+    }
+    if (runLabel != null) {
+      equal.put(RunContext.RUN_FIELD, runLabel);
     }
     List<String> matchers = new ArrayList<>();
     equal.forEach((k, v) -> matchers.add(k + "=" + quote(v)));
@@ -124,7 +152,7 @@ public final class LokiCountReader implements CountReader {
     long offset = phase == 0 ? 0 : windowMillis - phase;
     int perPiece = windowsPerQuery(windowMillis, offset);
     String range = "[" + duration(windowMillis) + "]" + (offset == 0 ? "" : " offset " + duration(offset));
-    String query = "sum(count_over_time(" + selector + range + "))";
+    String query = "sum(count_over_time(" + lines + (lines.equals(selector) ? "" : " ") + range + "))";
     for (int first = 0; first < windows; first += perPiece) {
       int n = Math.min(perPiece, windows - first);
       long pieceFrom = fromMillis + (long) first * windowMillis;
@@ -181,7 +209,7 @@ public final class LokiCountReader implements CountReader {
     while (ids.size() < limit) {
       int ask = Math.min(MAX_ENTRIES, limit - ids.size() + sum(seenAtStart));
       ask = Math.min(MAX_ENTRIES, Math.max(ask, 1));
-      URI uri = URI.create(spec.url() + "/loki/api/v1/query_range?query=" + enc(selector)
+      URI uri = URI.create(spec.url() + "/loki/api/v1/query_range?query=" + enc(lines)
           + "&direction=forward&limit=" + ask + "&start=" + start + "&end=" + toNanos);
       JsonNode data = data(http.get(uri, what), "streams", what);
       List<Line> page = new ArrayList<>();

@@ -1,7 +1,7 @@
 package io.logbench.sink.loki;
 
 import io.logbench.dataset.LineBatch;
-import io.logbench.dataset.StreamCatalog;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.internal.JsonBytes;
@@ -23,11 +23,17 @@ import org.xerial.snappy.Snappy;
 
 /**
  * Pushes batches to Loki's {@code /loki/api/v1/push} with one asynchronous HTTP client, as JSON
- * or as snappy-compressed protobuf, and classifies the answer: 2xx accepted; 400 naming rejected
- * entries (too old, too far behind, too long) partial, since Loki stores the other entries of the
- * push; other 4xx fatal; 429, 5xx, I/O errors and timeouts retryable.
+ * or as snappy-compressed protobuf, each entry with the run's id as structured metadata or each
+ * stream with it as a label ({@link LokiBackend#runId}), and classifies the answer: 2xx
+ * accepted; 400 naming rejected entries (too old, too far behind, too long) partial, since Loki
+ * stores the other entries of the push; a 400 refusing structured metadata fatal, with the reason
+ * {@code 400 structured metadata disallowed}; other 4xx fatal; 429, 5xx, I/O errors and timeouts
+ * retryable.
  */
 public final class LokiSender implements BatchSender {
+
+  /** What Loki answers (400) to structured metadata it does not allow. */
+  static final String STRUCTURED_METADATA_DISALLOWED = "includes structured metadata, but this feature is disallowed";
 
   private final LokiBackend spec;
   private final URI push;
@@ -37,12 +43,13 @@ public final class LokiSender implements BatchSender {
   private final LokiProtoEncoder proto;
   private final JsonBytes body = new JsonBytes(64 * 1024);
 
-  LokiSender(LokiBackend spec, StreamCatalog streams) {
+  LokiSender(LokiBackend spec, RunContext run) {
     this.spec = spec;
     this.push = spec.pushUri();
-    List<Map<String, String>> labels = spec.streamLabels(streams);
-    this.json = spec.format() == LokiBackend.Format.JSON ? new LokiJsonEncoder(labels) : null;
-    this.proto = spec.format() == LokiBackend.Format.PROTOBUF ? new LokiProtoEncoder(labels) : null;
+    List<Map<String, String>> labels = spec.streamLabels(run);
+    String metadata = spec.runMetadata(run);
+    this.json = spec.format() == LokiBackend.Format.JSON ? new LokiJsonEncoder(labels, metadata) : null;
+    this.proto = spec.format() == LokiBackend.Format.PROTOBUF ? new LokiProtoEncoder(labels, metadata) : null;
     this.headers = spec.requestHeaders();
     this.client = HttpClient.newBuilder().connectTimeout(spec.timeout()).build();
   }
@@ -97,7 +104,15 @@ public final class LokiSender implements BatchSender {
       return SendResult.accepted(lines, status);
     }
     if (status == 400) {
-      SendResult partial = LokiPushErrors.classify(batch, HttpAnswers.text(body));
+      String text = HttpAnswers.text(body);
+      if (text.contains(STRUCTURED_METADATA_DISALLOWED)) {
+        // the body names a stream: the reason must not, so every batch counts under one reason
+        return SendResult.fatal(lines, status, "400 structured metadata disallowed",
+            "Loki refuses the run id as structured metadata (limits_config.allow_structured_metadata"
+                + " is false, or the schema is older than v13): allow it, or set run_id: label or none. "
+                + SendResult.bounded(text));
+      }
+      SendResult partial = LokiPushErrors.classify(batch, text);
       if (partial != null) {
         return partial;
       }

@@ -11,6 +11,7 @@ import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.Capabilities;
 import io.logbench.sink.CommonSettings;
+import io.logbench.sink.Preflight;
 import io.logbench.sink.RunContext;
 import java.time.Duration;
 import java.util.List;
@@ -106,8 +107,9 @@ public record SplunkBackend(
   }
 
   /**
-   * Opens a reader that counts this backend's index back with {@code tstats} searches on {@code
-   * search_url}; the index is {@code index}, or {@code main} when unset (HEC's default).
+   * Opens a reader that counts the run's events in this backend's index with {@code tstats}
+   * searches on {@code search_url}; the index is {@code index}, or {@code main} when unset (HEC's
+   * default).
    *
    * @throws IllegalStateException when no search credentials are configured
    */
@@ -121,6 +123,7 @@ public record SplunkBackend(
     return SplunkCountReader.builder()
         .url(searchUrl)
         .index(index == null ? SplunkCountReader.DEFAULT_INDEX : index)
+        .runId(run.runId())
         .credentials(searchAuth.user(), searchAuth.password().resolve())
         .requestTimeout(queryTimeout)
         .build();
@@ -131,10 +134,19 @@ public record SplunkBackend(
     return KIND;
   }
 
-  /** Counts back with tstats; ids are the events' {@code seq} fields. */
+  /** Counts back with tstats, the run's events only; ids are the events' {@code seq} fields. */
   @Override
   public Capabilities capabilities() {
-    return Capabilities.countable(Capabilities.LineIds.SEQUENCE);
+    return Capabilities.countable(Capabilities.LineIds.SEQUENCE).withRunFilter(true);
+  }
+
+  /**
+   * Events of other runs already in the run's time range (a warning, never a failure); only with
+   * search credentials, without which nothing can be counted.
+   */
+  @Override
+  public List<String> preflight(Preflight before) {
+    return searchAuth == null ? List.of() : before.otherRuns(this);
   }
 
   @Override
@@ -143,6 +155,7 @@ public record SplunkBackend(
         .url(url)
         .token(token.resolve())
         .streams(run.streams())
+        .runId(run.runId())
         .requestTimeout(timeout)
         .index(index)
         .source(source)

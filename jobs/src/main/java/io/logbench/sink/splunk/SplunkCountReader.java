@@ -6,6 +6,7 @@ import io.logbench.count.CountReader;
 import io.logbench.count.internal.CountQueries;
 import io.logbench.count.internal.CountQueries.Answer;
 import io.logbench.count.internal.WindowRange;
+import io.logbench.sink.RunContext;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.net.URI;
@@ -26,7 +27,9 @@ import java.util.Objects;
  * Counts a Splunk index back per window with export searches ({@code POST
  * /services/search/jobs/export}, {@code output_mode=json}) running {@code | tstats count where
  * index=<idx> by _time span=<N>s} over {@code earliest_time}/{@code latest_time} = {@code [from,
- * to)} in epoch seconds. Buckets are {@code [t, t + span)}; for spans under a day they are taken
+ * to)} in epoch seconds, and with a run id {@code logbench_run=<id>} in the {@code where} clause
+ * (the run's id is an indexed field of every event it sent), so only the run's events count.
+ * Buckets are {@code [t, t + span)}; for spans under a day they are taken
  * to start on multiples of the span from the epoch (as the emulator does; not observed on a real
  * Splunk). When the windows do not start on that grid (say 1 day windows from a -03:00 midnight),
  * the span is the largest that divides both the window and the windows' offset, and its buckets
@@ -48,6 +51,7 @@ public final class SplunkCountReader implements CountReader {
 
   private final String url;
   private final String index;
+  private final String runId;
   private final String user;
   private final String authorization;
   private final int maxBuckets;
@@ -56,6 +60,7 @@ public final class SplunkCountReader implements CountReader {
   private SplunkCountReader(Builder b) {
     this.url = b.url;
     this.index = b.index;
+    this.runId = b.runId;
     this.user = b.user;
     this.authorization = b.authorization;
     this.maxBuckets = b.maxBuckets;
@@ -86,7 +91,7 @@ public final class SplunkCountReader implements CountReader {
       int last = Math.min(range.n(), first + windowsPerSearch);
       long from = range.start(first);
       long to = range.start(last);
-      String search = "| tstats count where index=" + index + " by _time span=" + spanSeconds + "s";
+      String search = "| tstats count where index=" + index + runTerm("=") + " by _time span=" + spanSeconds + "s";
       String what = "the count search for [" + from + ", " + to + ")";
       for (JsonNode row : export(search, from / 1000, to / 1000, what)) {
         long t = time(row.path("_time"), what);
@@ -110,7 +115,7 @@ public final class SplunkCountReader implements CountReader {
       return seqs;
     }
     String search =
-        "search index=" + index + " earliest=" + seconds(fromMillis) + " latest=" + seconds(toMillis)
+        "search index=" + index + runTerm("::") + " earliest=" + seconds(fromMillis) + " latest=" + seconds(toMillis)
             + " | fields seq | head " + limit;
     for (JsonNode row : export(search, null, null, "the sequence id search")) {
       JsonNode seq = row.path("seq");
@@ -124,6 +129,15 @@ public final class SplunkCountReader implements CountReader {
       }
     }
     return seqs;
+  }
+
+  /**
+   * {@code " logbench_run<op><id>"} with a run id, else "": the run's events only. tstats reads
+   * indexed fields, so {@code =} filters there; a plain search would look for the value among the
+   * event's raw words first, so it gets {@code ::}, the indexed-field form.
+   */
+  private String runTerm(String op) {
+    return runId == null ? "" : " " + RunContext.RUN_FIELD + op + runId;
   }
 
   /** The final result rows of an export search. */
@@ -213,13 +227,15 @@ public final class SplunkCountReader implements CountReader {
 
   @Override
   public String toString() {
-    return "SplunkCountReader{" + url + ", index " + index + ", user " + user + "}";
+    return "SplunkCountReader{" + url + ", index " + index + (runId == null ? "" : ", run " + runId)
+        + ", user " + user + "}";
   }
 
   /** Settings of a reader; {@code url} and the credentials are required. */
   public static final class Builder {
     private String url;
     private String index = DEFAULT_INDEX;
+    private String runId;
     private String user;
     private String authorization;
     private int maxBuckets = DEFAULT_MAX_BUCKETS;
@@ -236,6 +252,12 @@ public final class SplunkCountReader implements CountReader {
 
     public Builder index(String index) {
       this.index = index;
+      return this;
+    }
+
+    /** Counts only events whose indexed field {@code logbench_run} is {@code runId}; null (default) counts all. */
+    public Builder runId(String runId) {
+      this.runId = runId;
       return this;
     }
 
@@ -268,6 +290,10 @@ public final class SplunkCountReader implements CountReader {
       Objects.requireNonNull(authorization, "The search credentials of a Splunk count reader are required.");
       if (index == null || !index.matches("[A-Za-z0-9_][A-Za-z0-9_-]*")) {
         throw new IllegalArgumentException("The Splunk index " + index + " is not a valid index name.");
+      }
+      if (runId != null && !RunContext.RUN_ID.matcher(runId).matches()) {
+        // it goes into the search unquoted
+        throw new IllegalArgumentException("The run id " + runId + " is not a valid run id.");
       }
       if (maxBuckets < 1) {
         throw new IllegalArgumentException("The buckets per search must be positive, got " + maxBuckets + ".");

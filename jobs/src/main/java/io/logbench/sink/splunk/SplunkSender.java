@@ -53,7 +53,7 @@ public final class SplunkSender implements BatchSender {
     this.channel = b.ack ? b.channel : null;
     this.requestTimeout = b.requestTimeout;
     this.http = new HttpClients("hec-sender", DEFAULT_CONNECT_TIMEOUT);
-    this.encoder = new HecEncoder(b.streams, b.host, b.source, b.sourcetype, b.index);
+    this.encoder = new HecEncoder(b.streams, b.host, b.source, b.sourcetype, b.index, b.runId);
     this.acks =
         b.ack
             ? new AckPoller(http.client(), b.url, authorization, channel, b.ackTimeout, b.ackPoll, b.requestTimeout)
@@ -153,6 +153,7 @@ public final class SplunkSender implements BatchSender {
     private String url;
     private String token;
     private StreamCatalog streams;
+    private String runId;
     private String index;
     private String source;
     private String sourcetype = SplunkBackend.DEFAULT_SOURCETYPE;
@@ -178,6 +179,12 @@ public final class SplunkSender implements BatchSender {
 
     public Builder streams(StreamCatalog streams) {
       this.streams = streams;
+      return this;
+    }
+
+    /** The run's id, the indexed field {@code logbench_run} of every event; null (default) for none. */
+    public Builder runId(String runId) {
+      this.runId = runId;
       return this;
     }
 

@@ -11,6 +11,7 @@ import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.Capabilities;
 import io.logbench.sink.CommonSettings;
+import io.logbench.sink.Preflight;
 import io.logbench.sink.RunContext;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -25,7 +26,8 @@ import java.util.List;
  * {@code {"_time": <RFC 3339 with nanoseconds>, "_msg": <the raw line as a string>, <stream
  * labels>}}, with {@code _msg_field=_msg}, {@code _time_field=_time} and {@code _stream_fields}
  * naming the labels, so the stored message is the line byte for byte and the time is the line's
- * distinct nanosecond timestamp.
+ * distinct nanosecond timestamp. Every row also carries the run's id as the field {@code
+ * logbench_run}, not a stream field (the streams stay the dataset's), and counts filter by it.
  *
  * @param name backend name in reports (default {@code victorialogs})
  * @param url base URL, e.g. {@code http://127.0.0.1:9428}
@@ -123,10 +125,13 @@ public record VictoriaLogsBackend(
     return KIND;
   }
 
-  /** Counts back; nginx lines' ids come from their nanosecond offsets, app-json lines carry seq. */
+  /**
+   * Counts back, the run's rows only; nginx lines' ids come from their nanosecond offsets, app-json
+   * lines carry seq.
+   */
   @Override
   public Capabilities capabilities() {
-    return Capabilities.countable(Capabilities.LineIds.NANOSECOND_OFFSET);
+    return Capabilities.countable(Capabilities.LineIds.NANOSECOND_OFFSET).withRunFilter(true);
   }
 
   /** The stream fields for lines of {@code streams}. */
@@ -143,11 +148,14 @@ public record VictoriaLogsBackend(
 
   /**
    * A warning when lines are older than the retention: VictoriaLogs answers 200 and silently drops
-   * them, so the run would look accepted and verify as lost.
+   * them, so the run would look accepted and verify as lost; and one when rows of other runs are
+   * in the run's time range ({@link Preflight#otherRuns}).
    */
   @Override
-  public List<String> preflight(long oldestLineMillis) {
-    return warnings(oldestLineMillis, System.currentTimeMillis());
+  public List<String> preflight(Preflight before) {
+    List<String> all = new ArrayList<>(warnings(before.oldestLineMillis(), before.nowMillis()));
+    all.addAll(before.otherRuns(this));
+    return all;
   }
 
   public List<String> warnings(long oldestLineMillis, long nowMillis) {
@@ -165,11 +173,12 @@ public record VictoriaLogsBackend(
 
   @Override
   public BatchSender open(RunContext run) {
-    return new VictoriaLogsSender(this, run.streams());
+    return new VictoriaLogsSender(this, run);
   }
 
+  /** A reader of the run's rows: the run's streams, and its id when it has one. */
   @Override
   public VictoriaLogsCountReader openCounter(RunContext run) {
-    return new VictoriaLogsCountReader(this, run.streams());
+    return new VictoriaLogsCountReader(this, run);
   }
 }

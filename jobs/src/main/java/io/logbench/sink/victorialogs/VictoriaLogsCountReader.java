@@ -7,6 +7,7 @@ import io.logbench.count.CountReader;
 import io.logbench.count.LineIds;
 import io.logbench.count.internal.CountQueries;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.sink.RunContext;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -27,7 +28,8 @@ import java.util.Map;
  * <p><b>Filter.</b> Every label whose value all of the dataset's streams share, as a stream filter
  * when it is a stream field ({@code {job="nginx"}}, {@code {namespace="loadtest"}}) and as an
  * exact field filter ({@code label:="value"}) otherwise; when no label is shared, {@code
- * <first label>:*} (the field is not empty), which every line of the dataset satisfies.
+ * <first label>:*} (the field is not empty), which every line of the dataset satisfies. With a
+ * run id, also {@code logbench_run:="<id>"}: only the run's rows count.
  *
  * <p><b>Windows.</b> hits buckets are {@code [t, t + step)}, aligned to the epoch and shifted by
  * {@code offset} the way a time zone is ({@code offset=-3h} starts days at 03:00Z, midnight in
@@ -56,9 +58,9 @@ public final class VictoriaLogsCountReader implements CountReader {
   private final String filter;
   private final CountQueries http;
 
-  VictoriaLogsCountReader(VictoriaLogsBackend spec, StreamCatalog streams) {
+  VictoriaLogsCountReader(VictoriaLogsBackend spec, RunContext run) {
     this.spec = spec;
-    this.filter = filter(spec.streamFields(streams), streams, spec.name());
+    this.filter = runFilter(filter(spec.streamFields(run.streams()), run.streams(), spec.name()), run.runId());
     this.http = new CountQueries("VictoriaLogs backend '" + spec.name() + "'", "victorialogs-count",
         spec.timeout(), spec.queryTimeout(), spec.requestHeaders());
   }
@@ -100,6 +102,15 @@ public final class VictoriaLogsCountReader implements CountReader {
       parts.add(streams.labelNames().get(0) + ":*");
     }
     return String.join(" ", parts);
+  }
+
+  /**
+   * {@code filter} narrowed to the lines of run {@code runId}: {@code <filter>
+   * logbench_run:="<id>"} (an exact match on a plain field, not a stream field, so the streams stay the dataset's);
+   * {@code filter} itself without a run id.
+   */
+  static String runFilter(String filter, String runId) {
+    return runId == null ? filter : filter + " " + RunContext.RUN_FIELD + ":=" + quote(runId);
   }
 
   private static String quote(String v) {

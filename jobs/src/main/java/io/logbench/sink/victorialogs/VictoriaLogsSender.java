@@ -1,7 +1,7 @@
 package io.logbench.sink.victorialogs;
 
 import io.logbench.dataset.LineBatch;
-import io.logbench.dataset.StreamCatalog;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.internal.JsonBytes;
@@ -29,10 +29,10 @@ public final class VictoriaLogsSender implements BatchSender {
   private final JsonLineEncoder encoder;
   private final JsonBytes body = new JsonBytes(64 * 1024);
 
-  VictoriaLogsSender(VictoriaLogsBackend spec, StreamCatalog streams) {
+  VictoriaLogsSender(VictoriaLogsBackend spec, RunContext run) {
     this.spec = spec;
-    this.insert = spec.insertUri(streams);
-    this.encoder = new JsonLineEncoder(streams);
+    this.insert = spec.insertUri(run.streams());
+    this.encoder = new JsonLineEncoder(run.streams(), run.runId());
     this.headers = spec.requestHeaders();
     this.client = HttpClient.newBuilder().connectTimeout(spec.timeout()).build();
   }

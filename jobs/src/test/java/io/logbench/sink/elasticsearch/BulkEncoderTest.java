@@ -35,7 +35,7 @@ class BulkEncoderTest {
   @Test
   void oneLineIsACreateActionWithTheSequenceIdAndItsDocument() {
     LineBatch batch = TestBatches.of(1, 42, T0, new int[] {1}, "GET / \"x\" \\ \t\u0001 é");
-    String body = new String(new BulkEncoder("logs", streams).encode(batch, null), StandardCharsets.UTF_8);
+    String body = new String(new BulkEncoder("logs", streams, null).encode(batch, null), StandardCharsets.UTF_8);
     long nanos = LineBatch.distinctNanos(T0, 42);
     assertThat(nanos % 1_000_000_000L).isEqualTo(42 + 1);
     assertThat(body)
@@ -49,7 +49,7 @@ class BulkEncoderTest {
   @Test
   void everyLineDecodesBackToItsDocument() throws Exception {
     LineBatch batch = TestBatches.of(3, 1_000_000, T0 + 1_999, new int[] {0, 1}, "a", "b\nc", "d");
-    byte[] bytes = new BulkEncoder("logbench", streams).encode(batch, null);
+    byte[] bytes = new BulkEncoder("logbench", streams, null).encode(batch, null);
     String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\n", -1);
     assertThat(lines).hasSize(7);
     assertThat(lines[6]).isEmpty();
@@ -73,14 +73,32 @@ class BulkEncoderTest {
     BitSet subset = new BitSet();
     subset.set(1);
     subset.set(3);
-    String body = new String(new BulkEncoder("logbench", streams).encode(batch, subset), StandardCharsets.UTF_8);
+    String body = new String(new BulkEncoder("logbench", streams, null).encode(batch, subset), StandardCharsets.UTF_8);
     assertThat(body).contains("\"_id\":\"11\"", "\"_id\":\"13\"").doesNotContain("\"_id\":\"10\"", "\"_id\":\"12\"");
     assertThat(body.split("\n")).hasSize(4);
   }
 
   @Test
+  void withARunIdTheIdIsPrefixedByItAndTheDocumentCarriesIt() {
+    LineBatch batch = TestBatches.of(1, 42, T0, new int[] {0}, "x");
+    String body = new String(new BulkEncoder("logs", streams, "quickstart-20261130-121314-3f2a").encode(batch, null),
+        StandardCharsets.UTF_8);
+    assertThat(body)
+        .isEqualTo(
+            "{\"create\":{\"_index\":\"logs\",\"_id\":\"quickstart-20261130-121314-3f2a-42\"}}\n"
+                + "{\"@timestamp\":\"2021-05-01T03:00:00.000000043Z\",\"message\":\"x\",\"seq\":42,"
+                + "\"logbench_run\":\"quickstart-20261130-121314-3f2a\",\"job\":\"nginx\",\"status\":\"200\"}\n");
+  }
+
+  @Test
+  void aLabelNamedLikeTheRunFieldIsRefused() {
+    assertThatThrownBy(() -> new BulkEncoder("logbench", new FixedStreams(labels("logbench_run", "x")), "r"))
+        .hasMessage("The stream label logbench_run clashes with a document field of the same name.");
+  }
+
+  @Test
   void aLabelNamedLikeADocumentFieldIsRefused() {
-    assertThatThrownBy(() -> new BulkEncoder("logbench", new FixedStreams(labels("message", "x"))))
+    assertThatThrownBy(() -> new BulkEncoder("logbench", new FixedStreams(labels("message", "x")), null))
         .hasMessage("The stream label message clashes with a document field of the same name.");
   }
 }

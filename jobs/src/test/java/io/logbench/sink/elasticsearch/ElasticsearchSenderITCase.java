@@ -108,7 +108,7 @@ class ElasticsearchSenderITCase {
       assertThat(again.rejections()).isEmpty();
       assertThat(again.retry().isEmpty()).isTrue();
       assertThat(again.detail())
-          .isEqualTo("5 already stored by an earlier attempt (409 version_conflict_engine_exception)");
+          .isEqualTo("5 already stored by an earlier attempt of this run (409 version_conflict_engine_exception)");
     }
     assertThat(count("it-resend")).isEqualTo(5);
   }

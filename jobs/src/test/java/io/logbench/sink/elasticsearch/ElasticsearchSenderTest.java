@@ -102,7 +102,7 @@ class ElasticsearchSenderTest {
     assertThat(r.rejections()).containsExactly(new SendResult.Rejection("400 mapper_parsing_exception", 1, bits(4)));
     assertThat(r.detail()).isEqualTo(
         "1 rejected 400 mapper_parsing_exception: why 400; 2 to retry (429/5xx items); "
-            + "1 already stored by an earlier attempt (409 version_conflict_engine_exception)");
+            + "1 already stored by an earlier attempt of this run (409 version_conflict_engine_exception)");
   }
 
   @Test

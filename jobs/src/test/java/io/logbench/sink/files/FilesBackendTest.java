@@ -7,12 +7,17 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.dataset.LineBatch;
+import io.logbench.dataset.app.AppJsonStreams;
+import io.logbench.sink.Preflight;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.Specs;
 import io.logbench.sink.files.internal.DayFileAppender;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -87,5 +92,29 @@ class FilesBackendTest {
 
   private static String read(Path dir, String name) throws Exception {
     return Files.readString(dir.resolve(name));
+  }
+  @Test
+  void theChecksBeforeARunWarnAboutDayFilesOfTheRunsDaysOnly(@TempDir Path dir) throws Exception {
+    FilesBackend files = new FilesBackend("files", dir.resolve("logdir").toString());
+    ZoneId zone = ZoneId.of("America/Sao_Paulo");
+    long may1 = LocalDate.of(2021, 5, 1).atStartOfDay(zone).toInstant().toEpochMilli();
+    long day = 86_400_000L;
+    // lines from May 1st 23:00 to May 3rd 01:00 (local): the run writes May 1st, 2nd and 3rd
+    long[] span = {may1 + 23 * 3_600_000L, may1 + 2 * day + 3_600_000L};
+    Preflight before = Preflight.of(RunContext.of(new AppJsonStreams(1)).withRunId("run-b"), span, 60_000L, zone,
+        span[0], System.currentTimeMillis());
+    assertThat(files.preflight(before)).as("no directory yet").isEmpty();
+    Files.createDirectories(dir.resolve("logdir"));
+    Files.writeString(dir.resolve("logdir").resolve("2021-04-30.log"), "an earlier run's day");
+    Files.writeString(dir.resolve("logdir").resolve("2021-05-04.log"), "an earlier run's day");
+    assertThat(files.preflight(before)).as("days the run does not write").isEmpty();
+    Files.writeString(dir.resolve("logdir").resolve("2021-05-02.log"), "an earlier run's day");
+    Files.writeString(dir.resolve("logdir").resolve("2021-05-03.log"), "an earlier run's day");
+    assertThat(files.preflight(before)).containsExactly(
+        "Backend 'files': " + dir.resolve("logdir") + " already holds day files of the run's days (2021-05-02.log,"
+            + " 2021-05-03.log), from another run; the run replaces each when it writes that day's first line,"
+            + " losing their lines, and until then verify counts them as this run's (day files carry no run id)."
+            + " Use an empty directory per run.");
+    assertThat(files.capabilities().runFilter()).isFalse();
   }
 }

@@ -61,7 +61,7 @@ class KafkaCountReaderITCase {
   void aMissingTopicIsAnIOException() {
     KafkaBackend backend =
         KafkaBackend.builder().bootstrap(KafkaTestBroker.get().bootstrap()).topic("count-reader-no-topic").build();
-    try (CountReader reader = KafkaCountReader.of(backend, Duration.ofSeconds(5))) {
+    try (CountReader reader = KafkaCountReader.of(backend, Duration.ofSeconds(5), null)) {
       assertThatThrownBy(() -> reader.counts(0, 1_000, 1_000))
           .isInstanceOf(IOException.class)
           .hasMessage("Counting the Kafka topic count-reader-no-topic failed:"
@@ -76,7 +76,7 @@ class KafkaCountReaderITCase {
       port = s.getLocalPort();
     }
     KafkaBackend backend = KafkaBackend.builder().bootstrap("127.0.0.1:" + port).topic("t").build();
-    try (CountReader reader = KafkaCountReader.of(backend, Duration.ofSeconds(2))) {
+    try (CountReader reader = KafkaCountReader.of(backend, Duration.ofSeconds(2), null)) {
       assertThatThrownBy(() -> reader.counts(0, 1_000, 1_000))
           .isInstanceOf(IOException.class)
           .hasMessageStartingWith("Counting the Kafka topic t failed: ");

@@ -38,7 +38,7 @@ class KafkaCounterITCase {
       expected.merge(w, 1L, Long::sum);
       expectedSeqs.computeIfAbsent(w, x -> new ArrayList<>()).add(seq);
     }
-    KafkaCounter counter = KafkaCounter.of(backend, Duration.ofSeconds(60));
+    KafkaCounter counter = KafkaCounter.of(backend, Duration.ofSeconds(60), null);
     assertThat(counter.countPerWindow(grid)).isEqualTo(expected);
     assertThat(expected.get(KafkaTestData.START_MILLIS + 750)).isEqualTo(100);
 
@@ -58,7 +58,7 @@ class KafkaCounterITCase {
                 .bootstrap(KafkaTestBroker.get().bootstrap())
                 .topic("counter-no-such-topic")
                 .build(),
-            Duration.ofSeconds(5));
+            Duration.ofSeconds(5), null);
     assertThatThrownBy(() -> counter.countPerWindow(new WindowGrid(0, 1_000)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("The topic counter-no-such-topic does not exist or has no partitions.");

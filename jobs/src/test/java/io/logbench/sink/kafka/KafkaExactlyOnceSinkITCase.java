@@ -8,8 +8,10 @@ import io.logbench.schedule.ConstantRateSchedule;
 import io.logbench.schedule.Schedule;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.schedule.Timelines;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.WindowGrid;
 import io.logbench.source.DatasetSource;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,11 +79,16 @@ class KafkaExactlyOnceSinkITCase {
         env.fromSource(source, WatermarkStrategy.noWatermarks(), "dataset")
             .map(new FailOnceAfterCheckpoint())
             .returns(io.logbench.source.LineBatchTypeInfo.INSTANCE);
-    backend.sinkExactlyOnce(batches, dataset.streams());
+    backend.sinkExactlyOnce(batches, RunContext.of(dataset.streams()).withRunId("eos-run"));
     env.execute("kafka exactly once");
 
     assertThat(FAILED).as("the job failed once after a checkpoint").isTrue();
-    KafkaCounter counter = KafkaCounter.of(backend, Duration.ofSeconds(60));
+    // the transactional path stamps every record with the run's header, as the idempotent one
+    assertThat(TopicReader.readAll(topic, "read_committed"))
+        .as("committed records carrying the run's header")
+        .allSatisfy(r -> assertThat(r.headers().lastHeader(KafkaBackend.RUN_HEADER).value())
+            .isEqualTo("eos-run".getBytes(StandardCharsets.UTF_8)));
+    KafkaCounter counter = KafkaCounter.of(backend, Duration.ofSeconds(60), "eos-run");
     SortedMap<Long, List<Long>> seqs =
         counter.seqsPerWindow(new WindowGrid(KafkaTestData.START_MILLIS, 1_000), Long.MIN_VALUE, Long.MAX_VALUE);
     Map<Long, Long> copies =

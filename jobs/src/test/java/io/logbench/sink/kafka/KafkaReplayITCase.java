@@ -17,7 +17,10 @@ import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Replaying a topic gives back the original batches: same ids, lines, times and streams. */
+/**
+ * Replaying a topic gives back the original batches of one run: same ids, lines, times and
+ * streams, and none of another run's records in the same topic.
+ */
 class KafkaReplayITCase {
 
   @RegisterExtension
@@ -25,7 +28,7 @@ class KafkaReplayITCase {
       LoopbackMiniCluster.extension(2);
 
   @Test
-  void replayedBatchesEqualTheOriginals() throws Exception {
+  void replayedBatchesEqualTheOriginalsOfTheirRunOnly() throws Exception {
     String topic = "replay-batches";
     KafkaTestBroker.get().createTopic(topic, 3);
     KafkaBackend backend =
@@ -34,7 +37,7 @@ class KafkaReplayITCase {
     int batchSize = 50;
     int lines = 1_020; // the last batch is short: it is emitted when the input ends
     Map<Long, String> originals = new TreeMap<>();
-    try (KafkaSender sender = backend.open(RunContext.of(KafkaTestData.CATALOG))) {
+    try (KafkaSender sender = backend.open(RunContext.of(KafkaTestData.CATALOG).withRunId("replay-a"))) {
       for (long b = 0; b * batchSize < lines; b++) {
         int n = (int) Math.min(batchSize, lines - b * batchSize);
         LineBatch batch = KafkaTestData.batch(b, origin + b * batchSize, n);
@@ -42,11 +45,16 @@ class KafkaReplayITCase {
         assertThat(sender.send(batch).get().kind()).isEqualTo(SendResult.Kind.ACCEPTED);
       }
     }
+    // another run in the same topic, with lines the first run does not have: never replayed
+    try (KafkaSender other = backend.open(RunContext.of(KafkaTestData.CATALOG).withRunId("replay-b"))) {
+      LineBatch batch = KafkaTestData.batch(100, origin + lines, batchSize);
+      assertThat(other.send(batch).get().kind()).isEqualTo(SendResult.Kind.ACCEPTED);
+    }
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
     DataStream<LineBatch> replayed =
-        KafkaReplaySource.replay(env, backend, "replay-it", KafkaTestData.CATALOG, origin, batchSize);
+        KafkaReplaySource.replay(env, backend, "replay-it", KafkaTestData.CATALOG, origin, batchSize, "replay-a");
     List<LineBatch> got = new ArrayList<>();
     try (CloseableIterator<LineBatch> it = replayed.executeAndCollect("kafka replay")) {
       it.forEachRemaining(got::add);

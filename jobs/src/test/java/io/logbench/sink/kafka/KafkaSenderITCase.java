@@ -66,7 +66,7 @@ class KafkaSenderITCase {
       // the sender goes on working after the resend
       assertThat(sender.send(KafkaTestData.batch(1, 20, 20)).get().kind()).isEqualTo(SendResult.Kind.ACCEPTED);
     }
-    KafkaCounter counter = KafkaCounter.of(backend("sender-resend"), Duration.ofSeconds(60));
+    KafkaCounter counter = KafkaCounter.of(backend("sender-resend"), Duration.ofSeconds(60), null);
     WindowGrid grid = new WindowGrid(KafkaTestData.START_MILLIS, 100);
     SortedMap<Long, List<Long>> seqs = counter.seqsPerWindow(grid, Long.MIN_VALUE, Long.MAX_VALUE);
     for (long seq = 0; seq < 40; seq++) {

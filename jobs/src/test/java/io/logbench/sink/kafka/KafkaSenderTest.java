@@ -23,7 +23,7 @@ class KafkaSenderTest {
 
   private final MockProducer<byte[], byte[]> producer =
       new MockProducer<>(false, null, new ByteArraySerializer(), new ByteArraySerializer());
-  private final KafkaSender sender = new KafkaSender(producer, "t", KafkaTestData.CATALOG);
+  private final KafkaSender sender = new KafkaSender(producer, "t", KafkaTestData.CATALOG, null);
 
   @Test
   void everyRecordAcknowledgedIsAccepted() throws Exception {
@@ -43,6 +43,25 @@ class KafkaSenderTest {
     assertThat(first.timestamp()).isEqualTo(KafkaTestData.millis(1));
     assertThat(new String(first.key(), StandardCharsets.UTF_8)).isEqualTo("{app=\"logbench\",stream=\"s1\"}");
     assertThat(first.partition()).isNull();
+  }
+
+  @Test
+  void everyRecordOfARunCarriesItsRunIdHeaderAndWithoutOneNone() throws Exception {
+    KafkaSender stamped = new KafkaSender(producer, "t", KafkaTestData.CATALOG, "run-a");
+    CompletableFuture<SendResult> f = stamped.send(KafkaTestData.batch(0, 0, 3));
+    while (producer.completeNext()) {
+      // answer every record
+    }
+    assertThat(f.get().kind()).isEqualTo(SendResult.Kind.ACCEPTED);
+    CompletableFuture<SendResult> g = sender.send(KafkaTestData.batch(1, 3, 1));
+    producer.completeNext();
+    assertThat(g.get().kind()).isEqualTo(SendResult.Kind.ACCEPTED);
+    assertThat(producer.history()).hasSize(4);
+    for (ProducerRecord<byte[], byte[]> r : producer.history().subList(0, 3)) {
+      assertThat(r.headers().toArray()).hasSize(1);
+      assertThat(r.headers().lastHeader("logbench-run").value()).isEqualTo("run-a".getBytes(StandardCharsets.UTF_8));
+    }
+    assertThat(producer.history().get(3).headers().toArray()).isEmpty();
   }
 
   @Test

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.dataset.app.AppJsonStreams;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.Specs;
 import java.time.Duration;
 import java.util.Map;
@@ -35,10 +36,10 @@ class LokiBackendTest {
   @Test
   void staticLabelsJoinTheDatasetLabels() throws Exception {
     LokiBackend b = parse("kind: loki\nurl: http://h:3100\nformat: json\ntenant: t\nlabels: {job: logbench}\n");
-    assertThat(b.streamLabels(new AppJsonStreams(2)).get(1))
+    assertThat(b.streamLabels(RunContext.of(new AppJsonStreams(2))).get(1))
         .isEqualTo(Map.of("namespace", "loadtest", "container", "k6-1", "job", "logbench"));
     LokiBackend clash = parse("kind: loki\nurl: http://h:3100\nlabels: {container: x}\n");
-    assertThatThrownBy(() -> clash.streamLabels(new AppJsonStreams(2)))
+    assertThatThrownBy(() -> clash.streamLabels(RunContext.of(new AppJsonStreams(2))))
         .hasMessage("Backend 'loki': the static label 'container' clashes with a label of the dataset's"
             + " streams; rename or remove it.");
   }

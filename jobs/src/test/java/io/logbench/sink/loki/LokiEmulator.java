@@ -36,11 +36,21 @@ import org.xerial.snappy.Snappy;
  * samples rejected with 400 while the valid entries are stored, out-of-order beyond 1 h per
  * stream rejected, rate limit 429, max line size, tenant header when auth is on), and {@code GET
  * /loki/api/v1/query_range} and {@code /loki/api/v1/query} for {@code
- * sum(count_over_time({selector}[W] [offset D]))} with Loki's window and step semantics and limits,
- * and log queries {@code {selector}} over [start, end) with {@code direction} and {@code limit} (at
- * most max_entries_limit_per_query, 5000). Selectors take =, !=, =~ and !~ (anchored regexes) and
- * need one matcher that does not match the empty string. {@link #queryFaults()} injects faults
- * into queries apart from pushes.
+ * sum(count_over_time({selector} [| label filters] [W] [offset D]))} with Loki's window and step
+ * semantics and limits, and log queries {@code {selector} [| label filters]} over [start, end)
+ * with {@code direction} and {@code limit} (at most max_entries_limit_per_query, 5000). Selectors
+ * and label filters take =, !=, =~ and !~ (anchored regexes); selectors need one matcher that does
+ * not match the empty string.
+ *
+ * <p>Structured metadata (Loki 3.x): a JSON entry's third element, an object of string keys and
+ * values, and a protobuf EntryAdapter's {@code structuredMetadata = 3} (LabelPairAdapter {@code
+ * {name = 1, value = 2}}) are kept per entry; label filters see the stream's labels and the
+ * entry's structured metadata (a missing label is ""), and log query results group entries by
+ * both, as Loki answers without the categorize-labels encoding flag. As in Loki, an entry
+ * identical in stream, timestamp and line to a stored one is dropped whatever its structured
+ * metadata, and with {@link #allowStructuredMetadata} off ({@code
+ * limits_config.allow_structured_metadata: false}) a push carrying any is refused with Loki's 400.
+ * {@link #queryFaults()} injects faults into queries apart from pushes.
  */
 public final class LokiEmulator extends HttpEmulator {
 
@@ -51,10 +61,12 @@ public final class LokiEmulator extends HttpEmulator {
       "exceeded maximum resolution of 11,000 points per timeseries. Try increasing the value of the"
           + " step parameter";
   private static final Pattern COUNT_QUERY =
-      Pattern.compile(
-          "\\s*sum\\s*\\(\\s*count_over_time\\s*\\(\\s*\\{(.*)\\}\\s*\\[([0-9a-z]+)\\]"
-              + "(?:\\s+offset\\s+([0-9a-z]+))?\\s*\\)\\s*\\)\\s*");
-  private static final Pattern LOG_QUERY = Pattern.compile("\\s*\\{(.*)\\}\\s*");
+      Pattern.compile("\\s*sum\\s*\\(\\s*count_over_time\\s*\\(\\s*(\\{.*)\\)\\s*\\)\\s*");
+  /** What follows a count query's selector: label filters, the range and an offset. */
+  private static final Pattern RANGE = Pattern.compile("(.*?)\\s*\\[([0-9a-z]+)\\](?:\\s+offset\\s+([0-9a-z]+))?\\s*");
+  /** One label filter stage of a pipeline, {@code | name op "value"}. */
+  private static final Pattern LABEL_FILTER =
+      Pattern.compile("\\s*\\|\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!=|!~|==|=)\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\s*");
   /** Loki's documented default of {@code max_entries_limit_per_query}. */
   static final int MAX_ENTRIES_LIMIT_PER_QUERY = 5000;
   private static final Pattern MATCHER =
@@ -62,11 +74,24 @@ public final class LokiEmulator extends HttpEmulator {
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d|w|y)");
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One stored line. */
-  public record Entry(String tenant, String labels, Map<String, String> labelMap, long nanos, String line) {}
+  /** One stored line, with its structured metadata (empty when it has none). */
+  public record Entry(String tenant, String labels, Map<String, String> labelMap, long nanos, String line,
+      Map<String, String> metadata) {
 
-  /** One stream of the last push, as received. */
-  public record PushedStream(String labels, List<long[]> nanos, List<String> lines) {}
+    /** What label filters and query results see: the stream's labels and the structured metadata. */
+    Map<String, String> allLabels() {
+      if (metadata.isEmpty()) {
+        return labelMap;
+      }
+      Map<String, String> all = new TreeMap<>(labelMap);
+      all.putAll(metadata);
+      return all;
+    }
+  }
+
+  /** One stream of the last push, as received: per entry its time, line and structured metadata. */
+  public record PushedStream(String labels, List<long[]> nanos, List<String> lines,
+      List<Map<String, String>> metadata) {}
 
   /** The last push as received: headers and decoded content. */
   public record Push(String contentType, String contentEncoding, String tenant, String authorization,
@@ -85,6 +110,7 @@ public final class LokiEmulator extends HttpEmulator {
   private volatile String lastQueryAuthorization;
 
   private volatile boolean authEnabled;
+  private volatile boolean allowStructuredMetadata = true;
   private volatile Duration rejectOldSamplesMaxAge;
   private volatile int maxLineSize = 256 * 1024;
   private volatile Duration outOfOrderWindow = Duration.ofHours(1);
@@ -104,6 +130,15 @@ public final class LokiEmulator extends HttpEmulator {
   /** Requires {@code X-Scope-OrgID} (401 "no org id" without it). */
   public LokiEmulator authEnabled(boolean on) {
     this.authEnabled = on;
+    return this;
+  }
+
+  /**
+   * {@code limits_config.allow_structured_metadata} (true by default, as in Loki 3.x): when off, a
+   * push with structured metadata is refused with 400.
+   */
+  public LokiEmulator allowStructuredMetadata(boolean on) {
+    this.allowStructuredMetadata = on;
     return this;
   }
 
@@ -219,7 +254,8 @@ public final class LokiEmulator extends HttpEmulator {
     return tenant;
   }
 
-  private record Incoming(String labels, Map<String, String> labelMap, long nanos, String line) {}
+  private record Incoming(String labels, Map<String, String> labelMap, long nanos, String line,
+      Map<String, String> metadata) {}
 
   private void push(HttpExchange ex, int lose) throws IOException {
     String tenant = tenant(ex);
@@ -282,6 +318,14 @@ public final class LokiEmulator extends HttpEmulator {
     Map<String, List<Incoming>> valid = new LinkedHashMap<>();
     long now = clockNanos.getAsLong();
     for (PushedStream s : streams) {
+      if (!allowStructuredMetadata && s.metadata().stream().anyMatch(m -> !m.isEmpty())) {
+        // the distributor refuses the whole push before anything is stored
+        return "stream '" + canonical(parseLabels(s.labels())) + "' includes structured metadata, but this"
+            + " feature is disallowed. Please see `limits_config.allow_structured_metadata` or contact your"
+            + " Loki administrator to enable it.";
+      }
+    }
+    for (PushedStream s : streams) {
       Map<String, String> labelMap = parseLabels(s.labels());
       String labels = canonical(labelMap);
       for (int i = 0; i < s.lines().size(); i++) {
@@ -296,7 +340,8 @@ public final class LokiEmulator extends HttpEmulator {
               + rfc3339(ns) + ", oldest acceptable timestamp is: "
               + rfc3339(now - rejectOldSamplesMaxAge.toNanos()));
         } else {
-          valid.computeIfAbsent(labels, k -> new ArrayList<>()).add(new Incoming(labels, labelMap, ns, line));
+          valid.computeIfAbsent(labels, k -> new ArrayList<>())
+              .add(new Incoming(labels, labelMap, ns, line, s.metadata().get(i)));
         }
       }
     }
@@ -306,6 +351,7 @@ public final class LokiEmulator extends HttpEmulator {
       String streamKey = tenant + e.getKey();
       List<String> failures = new ArrayList<>();
       for (Incoming in : e.getValue()) {
+        // as Loki's ingester: timestamp and line, never the structured metadata
         String key = streamKey + "\u0000" + in.nanos() + "\u0000" + in.line();
         if (seen.contains(key)) {
           duplicates.incrementAndGet();
@@ -321,7 +367,7 @@ public final class LokiEmulator extends HttpEmulator {
         }
         seen.add(key);
         newestByStream.put(streamKey, newest == null ? in.nanos() : Math.max(newest, in.nanos()));
-        Entry stored = new Entry(tenant, in.labels(), in.labelMap(), in.nanos(), in.line());
+        Entry stored = new Entry(tenant, in.labels(), in.labelMap(), in.nanos(), in.line(), in.metadata());
         added.add(stored);
       }
       if (!failures.isEmpty()) {
@@ -356,11 +402,29 @@ public final class LokiEmulator extends HttpEmulator {
       }
       List<long[]> nanos = new ArrayList<>();
       List<String> lines = new ArrayList<>();
+      List<Map<String, String>> metadata = new ArrayList<>();
       for (JsonNode v : s.get("values")) {
         nanos.add(new long[] {Long.parseLong(v.get(0).asText())});
         lines.add(v.get(1).asText());
+        Map<String, String> m = new TreeMap<>();
+        if (v.size() > 2) {
+          JsonNode sm = v.get(2);
+          if (!sm.isObject()) {
+            throw new IllegalArgumentException("structured metadata is not a JSON object: " + sm);
+          }
+          Iterator<Map.Entry<String, JsonNode>> pairs = sm.fields();
+          while (pairs.hasNext()) {
+            Map.Entry<String, JsonNode> pair = pairs.next();
+            if (!pair.getValue().isTextual()) {
+              // Loki's push API takes only string values here
+              throw new IllegalArgumentException("structured metadata value of " + pair.getKey() + " is not a string");
+            }
+            m.put(pair.getKey(), pair.getValue().asText());
+          }
+        }
+        metadata.add(m);
       }
-      out.add(new PushedStream(canonical(labels), nanos, lines));
+      out.add(new PushedStream(canonical(labels), nanos, lines, metadata));
     }
     return out;
   }
@@ -378,6 +442,7 @@ public final class LokiEmulator extends HttpEmulator {
       String labels = "";
       List<long[]> nanos = new ArrayList<>();
       List<String> lines = new ArrayList<>();
+      List<Map<String, String>> metadata = new ArrayList<>();
       while (!in.isAtEnd()) {
         int t = in.readTag();
         switch (WireFormat.getTagFieldNumber(t)) {
@@ -387,6 +452,7 @@ public final class LokiEmulator extends HttpEmulator {
             long seconds = 0;
             int ns = 0;
             String line = "";
+            Map<String, String> pairs = new TreeMap<>();
             while (!in.isAtEnd()) {
               int et = in.readTag();
               if (WireFormat.getTagFieldNumber(et) == 1) {
@@ -402,6 +468,21 @@ public final class LokiEmulator extends HttpEmulator {
                 in.popLimit(tsLimit);
               } else if (WireFormat.getTagFieldNumber(et) == 2) {
                 line = in.readStringRequireUtf8();
+              } else if (WireFormat.getTagFieldNumber(et) == 3) {
+                // LabelPairAdapter {name = 1, value = 2}
+                int pairLimit = in.pushLimit(in.readRawVarint32());
+                String name = "";
+                String value = "";
+                while (!in.isAtEnd()) {
+                  int pt = in.readTag();
+                  switch (WireFormat.getTagFieldNumber(pt)) {
+                    case 1 -> name = in.readStringRequireUtf8();
+                    case 2 -> value = in.readStringRequireUtf8();
+                    default -> in.skipField(pt);
+                  }
+                }
+                in.popLimit(pairLimit);
+                pairs.put(name, value);
               } else {
                 in.skipField(et);
               }
@@ -409,12 +490,13 @@ public final class LokiEmulator extends HttpEmulator {
             in.popLimit(entryLimit);
             nanos.add(new long[] {seconds * 1_000_000_000L + ns});
             lines.add(line);
+            metadata.add(pairs);
           }
           default -> in.skipField(t);
         }
       }
       in.popLimit(limit);
-      out.add(new PushedStream(labels, nanos, lines));
+      out.add(new PushedStream(labels, nanos, lines, metadata));
     }
     return out;
   }
@@ -480,24 +562,31 @@ public final class LokiEmulator extends HttpEmulator {
     queriesReceived.incrementAndGet();
     lastQueryParams = p;
     lastQueryAuthorization = ex.getRequestHeaders().getFirst("Authorization");
-    Matcher logQuery = LOG_QUERY.matcher(p.getOrDefault("query", ""));
-    if (range && logQuery.matches()) {
-      logQuery(ex, tenant, logQuery.group(1), p);
+    String text = p.getOrDefault("query", "").strip();
+    if (range && text.startsWith("{")) {
+      logQuery(ex, tenant, text, p);
       return;
     }
-    Matcher q = COUNT_QUERY.matcher(p.getOrDefault("query", ""));
-    if (!q.matches()) {
-      respondText(ex, 400, "parse error: the emulator answers only sum(count_over_time({selector}[range]"
-          + " [offset d])) and {selector}");
+    Matcher q = COUNT_QUERY.matcher(text);
+    String[] parts;
+    try {
+      parts = q.matches() ? splitSelector(q.group(1)) : null;
+    } catch (IllegalArgumentException e) {
+      parts = null;
+    }
+    Matcher r = parts == null ? null : RANGE.matcher(parts[1]);
+    if (r == null || !r.matches()) {
+      respondText(ex, 400, "parse error: the emulator answers only sum(count_over_time({selector} [| label"
+          + " filters] [range] [offset d])) and {selector} [| label filters]");
       return;
     }
     List<LabelMatcher> selector;
     long window;
     long offset;
     try {
-      selector = parseSelector(q.group(1));
-      window = duration(q.group(2));
-      offset = q.group(3) == null ? 0 : duration(q.group(3));
+      selector = parseSelection(parts[0] + r.group(1));
+      window = duration(r.group(2));
+      offset = r.group(3) == null ? 0 : duration(r.group(3));
     } catch (IllegalArgumentException e) {
       respondText(ex, 400, "parse error: " + e.getMessage());
       return;
@@ -564,25 +653,73 @@ public final class LokiEmulator extends HttpEmulator {
     return n;
   }
 
-  private static boolean matches(List<LabelMatcher> selector, Entry e) {
-    for (LabelMatcher m : selector) {
-      if (!m.matches(e.labelMap().getOrDefault(m.name(), ""))) {
+  /** Whether {@code e} passes every matcher: stream matchers and label filters alike. */
+  private static boolean matches(List<LabelMatcher> selection, Entry e) {
+    for (LabelMatcher m : selection) {
+      Map<String, String> labels = m.filter() ? e.allLabels() : e.labelMap();
+      if (!m.matches(labels.getOrDefault(m.name(), ""))) {
         return false;
       }
     }
     return true;
   }
 
-  /** One label matcher of a stream selector; regexes are anchored at both ends, as in Loki. */
-  record LabelMatcher(String name, String op, String value) {
+  /**
+   * One label matcher of a stream selector, or of a label filter stage ({@code filter}: it also
+   * sees the entry's structured metadata); regexes are anchored at both ends, as in Loki.
+   */
+  record LabelMatcher(String name, String op, String value, boolean filter) {
+    LabelMatcher(String name, String op, String value) {
+      this(name, op, value, false);
+    }
+
     boolean matches(String actual) {
       return switch (op) {
-        case "=" -> actual.equals(value);
+        case "=", "==" -> actual.equals(value);
         case "!=" -> !actual.equals(value);
         case "=~" -> Pattern.compile(value).matcher(actual).matches();
         default -> !Pattern.compile(value).matcher(actual).matches();
       };
     }
+  }
+
+  /**
+   * The selector's braces and what follows them, split at the closing brace outside quotes: {@code
+   * {"{a=\"b\"}", " | c=\"d\" [1m]"}}.
+   */
+  static String[] splitSelector(String text) {
+    boolean quoted = false;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '\\' && quoted) {
+        i++;
+      } else if (c == '"') {
+        quoted = !quoted;
+      } else if (c == '}' && !quoted) {
+        return new String[] {text.substring(0, i + 1), text.substring(i + 1)};
+      }
+    }
+    throw new IllegalArgumentException("cannot parse the stream selector " + text);
+  }
+
+  /**
+   * A log selection, {@code {selector}} followed by label filter stages {@code | name op "value"}:
+   * the selector's matchers, then the filters.
+   */
+  static List<LabelMatcher> parseSelection(String text) {
+    String[] parts = splitSelector(text.strip());
+    List<LabelMatcher> out = parseSelector(parts[0].substring(1, parts[0].length() - 1));
+    Matcher f = LABEL_FILTER.matcher(parts[1]);
+    int at = 0;
+    while (at < parts[1].length() && f.find(at) && f.start() == at) {
+      out.add(new LabelMatcher(f.group(1), f.group(2), unescape(f.group(3)), true));
+      at = f.end();
+    }
+    if (!parts[1].substring(at).isBlank()) {
+      throw new IllegalArgumentException("the emulator understands only label filter stages | name=\"value\","
+          + " not \"" + parts[1].substring(at).strip() + "\"");
+    }
+    return out;
   }
 
   static List<LabelMatcher> parseSelector(String inner) {
@@ -613,10 +750,10 @@ public final class LokiEmulator extends HttpEmulator {
    * newest first (backward, the default), at most {@code limit} (100 by default, at most
    * max_entries_limit_per_query), grouped by stream as Loki answers them.
    */
-  private void logQuery(HttpExchange ex, String tenant, String inner, Map<String, String> p)
+  private void logQuery(HttpExchange ex, String tenant, String text, Map<String, String> p)
       throws IOException {
     try {
-      List<LabelMatcher> selector = parseSelector(inner);
+      List<LabelMatcher> selector = parseSelection(text);
       long now = clockNanos.getAsLong();
       long end = timestamp(p.get("end"), now);
       long start = timestamp(p.get("start"), end - Duration.ofHours(1).toNanos());
@@ -642,14 +779,15 @@ public final class LokiEmulator extends HttpEmulator {
       }
       hits.sort(forward ? java.util.Comparator.comparingLong(Entry::nanos)
           : java.util.Comparator.comparingLong(Entry::nanos).reversed());
-      Map<String, List<Entry>> byStream = new LinkedHashMap<>();
+      // Loki groups the result by stream labels plus structured metadata
+      Map<Map<String, String>, List<Entry>> byStream = new LinkedHashMap<>();
       for (Entry e : hits.subList(0, Math.min(limit, hits.size()))) {
-        byStream.computeIfAbsent(e.labels(), k -> new ArrayList<>()).add(e);
+        byStream.computeIfAbsent(new TreeMap<>(e.allLabels()), k -> new ArrayList<>()).add(e);
       }
       StringBuilder result = new StringBuilder("[");
       for (List<Entry> entries : byStream.values()) {
         result.append(result.length() > 1 ? "," : "").append("{\"stream\":")
-            .append(JSON.writeValueAsString(new java.util.TreeMap<>(entries.get(0).labelMap())))
+            .append(JSON.writeValueAsString(new java.util.TreeMap<>(entries.get(0).allLabels())))
             .append(",\"values\":[");
         for (int i = 0; i < entries.size(); i++) {
           result.append(i > 0 ? "," : "").append("[\"").append(entries.get(i).nanos()).append("\",")

@@ -56,16 +56,22 @@ import java.util.regex.Pattern;
  *       acknowledgement is off.
  *   <li>{@code GET /services/collector/health}: 200 code 17, or 503 code 18 when told unhealthy.
  *   <li>{@code POST|GET /services/search/jobs/export} with {@code search=| tstats count where
- *       index=<idx> by _time span=<N><s|m|h|d>}, {@code earliest_time}, {@code latest_time}
+ *       index=<idx> [<field>=<value> ...] by _time span=<N><s|m|h|d>}, {@code earliest_time},
+ *       {@code latest_time}
  *       (epoch seconds or ISO 8601; [earliest, latest)), {@code output_mode=json}, basic auth:
  *       one line per non-empty bucket {@code {"preview":false,"offset":i,"result":{"_time":
  *       "2021-05-01T03:00:00.000+00:00","count":"12"}}}, {@code "lastrow":true} on the last;
  *       buckets are [t, t + span) aligned to the epoch (UTC). No bucket, no line (tstats does not
- *       emit empty buckets): the body is then empty.
- *   <li>the same endpoint with {@code search=search index=<idx> earliest=<epoch s> latest=<epoch
- *       s> | fields seq [| head N]} (epoch seconds with an optional fraction; [earliest, latest)):
- *       one row {@code {"preview":false,"offset":i,"result":{"_time":...,"seq":"<seq>"}}} per
- *       stored event, in time order, at most N.
+ *       emit empty buckets): the body is then empty. tstats reads indexed fields (an event's HEC
+ *       {@code fields}): {@code <field>=<value>} or {@code <field>::<value>} keeps the events whose
+ *       indexed field has that value.
+ *   <li>the same endpoint with {@code search=search index=<idx> [<field>::<value> ...]
+ *       earliest=<epoch s> latest=<epoch s> | fields seq [| head N]} (epoch seconds with an
+ *       optional fraction; [earliest, latest)): one row {@code {"preview":false,"offset":i,
+ *       "result":{"_time":...,"seq":"<seq>"}}} per stored event, in time order, at most N. In a
+ *       search, {@code <field>::<value>} matches an indexed field; {@code <field>=<value>} is, as
+ *       Splunk documents for an indexed field not declared in fields.conf, first a search for the
+ *       value among the event's raw words, so it also needs the value in the event's text.
  * </ul>
  *
  * Failures can be injected on event requests: the next N answer a status, wait, hang (until the
@@ -95,9 +101,13 @@ public final class SplunkHecEmulator implements AutoCloseable {
       new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
   private static final DateTimeFormatter SPLUNK_TIME =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSxxx").withZone(ZoneOffset.UTC);
+  /** Field terms after the index: {@code name=value} or {@code name::value}, values maybe quoted. */
+  private static final String TERMS = "((?:\\s+[\\w.]+(?:=|::)(?:\"[^\"]*\"|[^\\s\"]+))*)";
+  private static final Pattern TERM = Pattern.compile("\\s+([\\w.]+)(=|::)(?:\"([^\"]*)\"|([^\\s\"]+))");
   private static final Pattern TSTATS =
       Pattern.compile(
-          "\\s*\\|\\s*tstats\\s+count\\s+where\\s+index\\s*=\\s*\"?([^\\s\"]+)\"?\\s+by\\s+_time\\s+span\\s*=\\s*(\\d+)(s|m|h|d)\\s*",
+          "\\s*\\|\\s*tstats\\s+count\\s+where\\s+index\\s*=\\s*\"?([^\\s\"]+?)\"?" + TERMS
+              + "\\s+by\\s+_time\\s+span\\s*=\\s*(\\d+)(s|m|h|d)\\s*",
           Pattern.CASE_INSENSITIVE);
 
   private final HttpServer server;
@@ -115,7 +125,7 @@ public final class SplunkHecEmulator implements AutoCloseable {
 
   private static final Pattern SEQ_SEARCH =
       Pattern.compile(
-          "\\s*search\\s+index\\s*=\\s*\"?([^\\s\"]+)\"?\\s+earliest\\s*=\\s*(\\d+(?:\\.\\d+)?)\\s+"
+          "\\s*search\\s+index\\s*=\\s*\"?([^\\s\"]+?)\"?" + TERMS + "\\s+earliest\\s*=\\s*(\\d+(?:\\.\\d+)?)\\s+"
               + "latest\\s*=\\s*(\\d+(?:\\.\\d+)?)\\s*\\|\\s*fields\\s+seq(?:\\s*\\|\\s*head\\s+(\\d+))?\\s*",
           Pattern.CASE_INSENSITIVE);
 
@@ -127,6 +137,7 @@ public final class SplunkHecEmulator implements AutoCloseable {
 
   private final List<StoredEvent> events = new CopyOnWriteArrayList<>();
   private final List<Received> received = new CopyOnWriteArrayList<>();
+  private final List<String> searchTexts = new CopyOnWriteArrayList<>();
   private final List<List<Long>> ackPolls = new CopyOnWriteArrayList<>();
   private final Map<String, AtomicLong> nextAckId = new ConcurrentHashMap<>();
   /** channel -> ack id -> polls seen so far. */
@@ -223,6 +234,11 @@ public final class SplunkHecEmulator implements AutoCloseable {
       searchFaults.add(new Fault(FaultKind.HANG, 0, Duration.ZERO));
     }
     return this;
+  }
+
+  /** The {@code search} of every export search answered, in order. */
+  public List<String> searchTexts() {
+    return List.copyOf(searchTexts);
   }
 
   /** Export searches received (faults and refused credentials included). */
@@ -543,6 +559,7 @@ public final class SplunkHecEmulator implements AutoCloseable {
       answer(ex, 400, fatal("The emulator only answers output_mode=json."));
       return;
     }
+    searchTexts.add(params.getOrDefault("search", ""));
     Matcher seq = SEQ_SEARCH.matcher(params.getOrDefault("search", ""));
     if (seq.matches()) {
       seqSearch(ex, seq);
@@ -551,12 +568,13 @@ public final class SplunkHecEmulator implements AutoCloseable {
     Matcher m = TSTATS.matcher(params.getOrDefault("search", ""));
     if (!m.matches()) {
       answer(ex, 400, fatal("Error in 'SearchParser': the emulator only answers"
-          + " | tstats count where index=<index> by _time span=<N><s|m|h|d>"
-          + " and search index=<index> earliest=<s> latest=<s> | fields seq."));
+          + " | tstats count where index=<index> [<field>=<value> ...] by _time span=<N><s|m|h|d>"
+          + " and search index=<index> [<field>::<value> ...] earliest=<s> latest=<s> | fields seq."));
       return;
     }
     String index = m.group(1);
-    long span = Long.parseLong(m.group(2)) * switch (m.group(3).toLowerCase()) {
+    List<Term> terms = terms(m.group(2), true);
+    long span = Long.parseLong(m.group(3)) * switch (m.group(4).toLowerCase()) {
       case "s" -> 1L;
       case "m" -> 60L;
       case "h" -> 3600L;
@@ -573,7 +591,7 @@ public final class SplunkHecEmulator implements AutoCloseable {
     }
     TreeMap<Long, Long> buckets = new TreeMap<>();
     for (StoredEvent e : events) {
-      if (e.index().equals(index) && e.timeNanos() >= earliest && e.timeNanos() < latest) {
+      if (e.index().equals(index) && e.timeNanos() >= earliest && e.timeNanos() < latest && matches(terms, e)) {
         buckets.merge(Math.floorDiv(e.timeNanos(), span) * span, 1L, Long::sum);
       }
     }
@@ -592,12 +610,13 @@ public final class SplunkHecEmulator implements AutoCloseable {
 
   private void seqSearch(HttpExchange ex, Matcher m) throws IOException {
     String index = m.group(1);
-    long earliest = searchTime(m.group(2), Long.MIN_VALUE);
-    long latest = searchTime(m.group(3), Long.MAX_VALUE);
-    int head = m.group(4) == null ? Integer.MAX_VALUE : Integer.parseInt(m.group(4));
+    List<Term> terms = terms(m.group(2), false);
+    long earliest = searchTime(m.group(3), Long.MIN_VALUE);
+    long latest = searchTime(m.group(4), Long.MAX_VALUE);
+    int head = m.group(5) == null ? Integer.MAX_VALUE : Integer.parseInt(m.group(5));
     List<StoredEvent> hits = new ArrayList<>();
     for (StoredEvent e : events) {
-      if (e.index().equals(index) && e.timeNanos() >= earliest && e.timeNanos() < latest) {
+      if (e.index().equals(index) && e.timeNanos() >= earliest && e.timeNanos() < latest && matches(terms, e)) {
         hits.add(e);
       }
     }
@@ -612,6 +631,33 @@ public final class SplunkHecEmulator implements AutoCloseable {
           .append(e.fields().getOrDefault("seq", "")).append("\"}}\n");
     }
     answer(ex, 200, out.toString());
+  }
+
+  /**
+   * A field term of a search: {@code indexed} when it reads the indexed field alone ({@code ::},
+   * or any term of tstats), else the value must also be among the event's raw words.
+   */
+  private record Term(String field, String value, boolean indexed) {}
+
+  private static List<Term> terms(String text, boolean tstats) {
+    List<Term> out = new ArrayList<>();
+    Matcher t = TERM.matcher(text == null ? "" : text);
+    while (t.find()) {
+      out.add(new Term(t.group(1), t.group(3) != null ? t.group(3) : t.group(4), tstats || t.group(2).equals("::")));
+    }
+    return out;
+  }
+
+  private static boolean matches(List<Term> terms, StoredEvent e) {
+    for (Term t : terms) {
+      if (!t.value().equals(e.fields().get(t.field()))) {
+        return false;
+      }
+      if (!t.indexed() && !e.event().contains(t.value())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String fatal(String text) {

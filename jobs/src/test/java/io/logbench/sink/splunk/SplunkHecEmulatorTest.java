@@ -138,6 +138,49 @@ class SplunkHecEmulatorTest {
   }
 
   @Test
+  void indexedFieldTermsFilterTstatsAndSearchesAsSplunkDocumentsThem() throws Exception {
+    FixedStreams streams = new FixedStreams(Map.of("job", "nginx"));
+    LineBatch a = TestBatches.of(1, 0, T0, new int[] {0}, "a", "b", "c");
+    LineBatch b = TestBatches.of(2, 10, T0, new int[] {0}, "d", "run-b e");
+    try (SplunkSender runA = SplunkSender.builder().url(hec.url()).token(TOKEN).streams(streams).index("logbench")
+            .runId("run-a").build();
+        SplunkSender runB = SplunkSender.builder().url(hec.url()).token(TOKEN).streams(streams).index("logbench")
+            .runId("run-b").build()) {
+      assertThat(runA.send(a).get(30, TimeUnit.SECONDS).kind()).isEqualTo(SendResult.Kind.ACCEPTED);
+      assertThat(runB.send(b).get(30, TimeUnit.SECONDS).kind()).isEqualTo(SendResult.Kind.ACCEPTED);
+    }
+    assertThat(hec.events()).extracting(e -> e.fields().get("logbench_run"))
+        .containsExactly("run-a", "run-a", "run-a", "run-b", "run-b");
+    long start = T0 / 1000;
+    String from = Long.toString(start);
+    String to = Long.toString(start + 60);
+    // tstats reads indexed fields: = and :: alike
+    assertThat(rows(export("| tstats count where index=logbench logbench_run=run-a by _time span=1m", from, to)
+        .body())).containsExactly("0 2021-05-01T03:00:00.000+00:00 3 true");
+    assertThat(rows(export("| tstats count where index=logbench logbench_run::run-b by _time span=1m", from, to)
+        .body())).containsExactly("0 2021-05-01T03:00:00.000+00:00 2 true");
+    // a search: field::value reads the indexed field ...
+    HttpResponse<String> indexed =
+        export("search index=logbench logbench_run::run-b earliest=" + from + " latest=" + to + " | fields seq", null, null);
+    assertThat(seqs(indexed.body())).containsExactly("10", "11");
+    // ... while field=value first looks for the value among the raw words: only the event whose
+    // text holds "run-b" is found
+    HttpResponse<String> raw =
+        export("search index=logbench logbench_run=run-b earliest=" + from + " latest=" + to + " | fields seq", null, null);
+    assertThat(seqs(raw.body())).containsExactly("11");
+  }
+
+  private List<String> seqs(String body) throws Exception {
+    List<String> out = new ArrayList<>();
+    for (String line : body.split("\n")) {
+      if (!line.isBlank()) {
+        out.add(json.readTree(line).at("/result/seq").asText());
+      }
+    }
+    return out;
+  }
+
+  @Test
   void searchNeedsCredentialsAndTheOneSupportedSearch() throws Exception {
     HttpResponse<String> anonymous =
         post("/services/search/jobs/export", null, "application/x-www-form-urlencoded", "search=x&output_mode=json");

@@ -32,7 +32,10 @@ import java.util.regex.Pattern;
  * #zeroFill}) and {@code /select/logsql/query} with {@code | stats by (_time:<step>) count() n} or
  * {@code | fields a, b} (JSON lines; with {@code limit=N} the N newest rows). Filters understood:
  * {@code *}, a stream filter {@code {a="b"}}, {@code field:=value}, {@code field:*} (not empty) and
- * {@code _time:[start, end)}. {@link #queryFaults()} injects faults into selects apart from inserts.
+ * {@code _time:[start, end)}. Every field of a row besides {@code _msg} and {@code _time} is kept
+ * (as VictoriaLogs keeps every field it is sent), stream fields and plain ones (such as the run's
+ * {@code logbench_run}) alike, and {@code field:=value} is an exact match on the whole value.
+ * {@link #queryFaults()} injects faults into selects apart from inserts.
  */
 public final class VictoriaLogsEmulator extends HttpEmulator {
 

@@ -15,8 +15,11 @@ import java.util.Map;
 
 /**
  * Classifies a {@code _bulk} answer. A 200 may still hold failed items, so every item's status is
- * read: 2xx stored; 409 (a {@code create} whose {@code _id} exists) stored by an earlier attempt,
- * so accepted; 429 and 5xx items retried; any other item status rejected by {@code "<status>
+ * read: 2xx stored; 409 (a {@code create} whose {@code _id} exists) stored by an earlier attempt
+ * of the same run, so accepted: ids are {@code <run id>-<seq>} ({@code BulkEncoder}), so another
+ * run's document never answers 409 (without a run id they are the bare seq, and a 409 may then be
+ * another run's document: the line is acked though this run did not store it); 429 and 5xx items
+ * retried; any other item status rejected by {@code "<status>
  * <error.type>"}. Whole-request 429/5xx are retryable, other statuses fatal.
  *
  * <p>The batch's kind: ACCEPTED when every item is stored (409s included), RETRYABLE when every
@@ -106,7 +109,8 @@ public final class BulkClassifier {
       detail.append(retry.cardinality()).append(" to retry (429/5xx items); ");
     }
     if (conflicts > 0) {
-      detail.append(conflicts).append(" already stored by an earlier attempt (409 version_conflict_engine_exception); ");
+      detail.append(conflicts)
+          .append(" already stored by an earlier attempt of this run (409 version_conflict_engine_exception); ");
     }
     Kind kind;
     if (rejections.isEmpty() && retry.isEmpty()) {

@@ -2,6 +2,7 @@ package io.logbench.sink.elasticsearch.internal;
 
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.internal.JsonBytes;
 import io.logbench.sink.internal.TimestampWriter;
 import java.nio.charset.StandardCharsets;
@@ -11,13 +12,16 @@ import java.util.Set;
 
 /**
  * Encodes a batch as a {@code _bulk} NDJSON body: per line a {@code create} action whose {@code
- * _id} is the line's global sequence id, then the document {@code {"@timestamp", "message",
- * "seq", <stream labels>}}. Everything but the line, its id and its time is serialized once.
+ * _id} is {@code <run id>-<seq>} (the line's global sequence id alone when the run has no id),
+ * then the document {@code {"@timestamp", "message", "seq", "logbench_run", <stream labels>}}
+ * ({@code logbench_run} only with a run id). The id is fixed within the run, so a resent line is
+ * answered 409 and never stored twice, while another run's line of the same seq is a document of
+ * its own. Everything but the line, its id and its time is serialized once.
  */
 public final class BulkEncoder {
 
   /** Document fields the encoder writes itself; a stream label may not reuse them. */
-  static final Set<String> RESERVED = Set.of("@timestamp", "message", "seq", "_id", "_index");
+  static final Set<String> RESERVED = Set.of("@timestamp", "message", "seq", RunContext.RUN_FIELD, "_id", "_index");
 
   private final byte[] actionPrefix;
   private final byte[] timestampPrefix;
@@ -27,14 +31,23 @@ public final class BulkEncoder {
   private final byte[][] streamSuffix;
   private final TimestampWriter time = new TimestampWriter();
 
-  public BulkEncoder(String index, StreamCatalog streams) {
-    this.actionPrefix = JsonBytes.ascii("{\"create\":{\"_index\":" + new String(JsonBytes.quoted(index), StandardCharsets.UTF_8) + ",\"_id\":\"");
+  /**
+   * @param runId the run's id, or null (then {@code _id} is the seq alone and no run field)
+   */
+  public BulkEncoder(String index, StreamCatalog streams, String runId) {
+    // run ids are letters, digits, '.', '_' and '-' (RunContext.RUN_ID): nothing to escape
+    this.actionPrefix = JsonBytes.ascii("{\"create\":{\"_index\":"
+        + new String(JsonBytes.quoted(index), StandardCharsets.UTF_8) + ",\"_id\":\"" + (runId == null ? "" : runId + "-"));
+    String runField = runId == null ? ""
+        : "," + new String(JsonBytes.quoted(RunContext.RUN_FIELD), StandardCharsets.UTF_8) + ":"
+            + new String(JsonBytes.quoted(runId), StandardCharsets.UTF_8);
     this.timestampPrefix = JsonBytes.ascii("\"}}\n{\"@timestamp\":\"");
     this.messagePrefix = JsonBytes.ascii("\",\"message\":\"");
     this.seqPrefix = JsonBytes.ascii("\",\"seq\":");
     this.streamSuffix = new byte[streams.size()][];
     for (int s = 0; s < streams.size(); s++) {
       JsonBytes suffix = new JsonBytes(64);
+      suffix.append(runField.getBytes(StandardCharsets.UTF_8));
       for (Map.Entry<String, String> label : streams.labels(s).entrySet()) {
         if (RESERVED.contains(label.getKey())) {
           throw new IllegalArgumentException(

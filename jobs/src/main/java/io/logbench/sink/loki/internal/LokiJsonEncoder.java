@@ -1,6 +1,7 @@
 package io.logbench.sink.loki.internal;
 
 import io.logbench.dataset.LineBatch;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.internal.JsonBytes;
 import java.util.List;
 import java.util.Map;
@@ -8,14 +9,27 @@ import java.util.Map;
 /**
  * Writes a batch as Loki's JSON push body, {@code {"streams":[{"stream":{..},"values":[["<ns>",
  * "<line>"],..]},..]}}, straight from the batch's bytes; each stream's label object is encoded
- * once.
+ * once. With a run id as structured metadata every entry is {@code ["<ns>", "<line>",
+ * {"logbench_run": "<id>"}]} (Loki 3.x: a JSON object of string keys and values after the line).
  */
 public final class LokiJsonEncoder {
 
   private final byte[][] streamPrefix;
   private final StreamGroups groups;
+  /** What follows an entry's line: its closing quote, the structured metadata, the bracket. */
+  private final byte[] entryEnd;
 
-  public LokiJsonEncoder(List<Map<String, String>> streamLabels) {
+  /**
+   * @param runMetadata the run's id as the structured metadata {@code logbench_run} of every
+   *     entry, or null for none
+   */
+  public LokiJsonEncoder(List<Map<String, String>> streamLabels, String runMetadata) {
+    JsonBytes end = new JsonBytes(64).append((byte) '"');
+    if (runMetadata != null) {
+      end.appendAscii(",{").append(JsonBytes.quoted(RunContext.RUN_FIELD)).append((byte) ':')
+          .append(JsonBytes.quoted(runMetadata)).append((byte) '}');
+    }
+    entryEnd = end.append((byte) ']').toByteArray();
     streamPrefix = new byte[streamLabels.size()][];
     for (int i = 0; i < streamPrefix.length; i++) {
       JsonBytes b = new JsonBytes(128);
@@ -53,7 +67,7 @@ public final class LokiJsonEncoder {
         }
         out.appendAscii("[\"").appendLong(batch.timestampNanos(k)).appendAscii("\",\"");
         out.appendEscaped(data, batch.start(k), batch.length(k));
-        out.appendAscii("\"]");
+        out.append(entryEnd);
       }
       out.appendAscii("]}");
     }

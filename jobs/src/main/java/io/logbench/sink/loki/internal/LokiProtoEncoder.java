@@ -1,6 +1,7 @@
 package io.logbench.sink.loki.internal;
 
 import io.logbench.dataset.LineBatch;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.internal.JsonBytes;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -9,8 +10,11 @@ import java.util.Map;
 /**
  * Writes a batch as a {@code logproto.PushRequest} (grafana/loki pkg/push/push.proto) by hand:
  * {@code streams = 1} of StreamAdapter {@code {labels = 1, entries = 2}}, EntryAdapter {@code
- * {timestamp = 1 (google.protobuf.Timestamp {seconds = 1, nanos = 2}), line = 2}}. Sizes are
- * computed first, so the message is written in one pass with no intermediate copies.
+ * {timestamp = 1 (google.protobuf.Timestamp {seconds = 1, nanos = 2}), line = 2,
+ * structuredMetadata = 3 (repeated LabelPairAdapter {name = 1, value = 2})}}; the run's id, when
+ * it goes into structured metadata, is the one pair {@code logbench_run} of every entry, encoded
+ * once. Sizes are computed first, so the message is written in one pass with no intermediate
+ * copies.
  */
 public final class LokiProtoEncoder {
 
@@ -19,14 +23,37 @@ public final class LokiProtoEncoder {
 
   private final byte[][] labelStrings;
   private final StreamGroups groups;
+  /** Field 3 of every entry (tag, length, LabelPairAdapter), or empty. */
+  private final byte[] metadataField;
   private int[] entrySize = new int[128];
 
-  public LokiProtoEncoder(List<Map<String, String>> streamLabels) {
+  /**
+   * @param runMetadata the run's id as the structured metadata {@code logbench_run} of every
+   *     entry, or null for none
+   */
+  public LokiProtoEncoder(List<Map<String, String>> streamLabels, String runMetadata) {
+    metadataField = runMetadata == null ? new byte[0] : metadataField(RunContext.RUN_FIELD, runMetadata);
     labelStrings = new byte[streamLabels.size()][];
     for (int i = 0; i < labelStrings.length; i++) {
       labelStrings[i] = prometheusLabels(streamLabels.get(i)).getBytes(StandardCharsets.UTF_8);
     }
     groups = new StreamGroups(labelStrings.length);
+  }
+
+  /** EntryAdapter field 3 holding one LabelPairAdapter {@code {name = 1, value = 2}}. */
+  static byte[] metadataField(String name, String value) {
+    byte[] n = name.getBytes(StandardCharsets.UTF_8);
+    byte[] v = value.getBytes(StandardCharsets.UTF_8);
+    JsonBytes out = new JsonBytes(16 + n.length + v.length);
+    tag(out, 3, WIRE_LEN);
+    varint(out, lenField(n.length) + lenField(v.length));
+    tag(out, 1, WIRE_LEN);
+    varint(out, n.length);
+    out.append(n);
+    tag(out, 2, WIRE_LEN);
+    varint(out, v.length);
+    out.append(v);
+    return out.toByteArray();
   }
 
   /** Labels in Prometheus form, {@code {a="b", c="d"}}, values escaped as PromQL strings. */
@@ -83,11 +110,11 @@ public final class LokiProtoEncoder {
     }
   }
 
-  private static int entrySizeOf(LineBatch batch, int k) {
-    return lenField(timestampSize(batch.timestampNanos(k))) + lenField(batch.length(k));
+  private int entrySizeOf(LineBatch batch, int k) {
+    return lenField(timestampSize(batch.timestampNanos(k))) + lenField(batch.length(k)) + metadataField.length;
   }
 
-  private static void writeEntry(LineBatch batch, int k, JsonBytes out) {
+  private void writeEntry(LineBatch batch, int k, JsonBytes out) {
     long ns = batch.timestampNanos(k);
     long seconds = Math.floorDiv(ns, 1_000_000_000L);
     int nanos = (int) Math.floorMod(ns, 1_000_000_000L);
@@ -104,6 +131,7 @@ public final class LokiProtoEncoder {
     tag(out, 2, WIRE_LEN);
     varint(out, batch.length(k));
     out.append(batch.data(), batch.start(k), batch.length(k));
+    out.append(metadataField);
   }
 
   private static int timestampSize(long ns) {

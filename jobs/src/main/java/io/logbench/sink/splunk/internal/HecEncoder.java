@@ -2,13 +2,16 @@ package io.logbench.sink.splunk.internal;
 
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.internal.JsonBytes;
 import io.logbench.sink.internal.TimestampWriter;
 import java.util.Map;
 
 /**
  * Encodes a batch as concatenated HEC events {@code {"time", "host", "source", "sourcetype",
- * "index", "event", "fields": {<stream labels>, "seq"}}}, the metadata serialized once.
+ * "index", "event", "fields": {<stream labels>, "logbench_run", "seq"}}}, the metadata serialized
+ * once. {@code fields} are indexed fields (tstats can filter on them); {@code logbench_run}, the
+ * run's id, is written only when the run has one.
  *
  * <p>{@code time} carries nine fraction digits (the line's distinct nanosecond). Splunk keeps at
  * most microseconds; should it read the number as a double (about 0.24 µs apart at today's epoch
@@ -30,7 +33,12 @@ public final class HecEncoder {
   /** Per stream: {@code "label":"value",} for each label. */
   private final byte[][] streamFields;
 
-  public HecEncoder(StreamCatalog streams, String host, String source, String sourcetype, String index) {
+  /**
+   * @param runId the run's id, the indexed field {@code logbench_run} of every event, or null for
+   *     none
+   */
+  public HecEncoder(StreamCatalog streams, String host, String source, String sourcetype, String index,
+      String runId) {
     JsonBytes m = new JsonBytes(128);
     m.append((byte) ',');
     field(m, "host", host);
@@ -42,10 +50,15 @@ public final class HecEncoder {
     for (int s = 0; s < streams.size(); s++) {
       JsonBytes f = new JsonBytes(64);
       for (Map.Entry<String, String> label : streams.labels(s).entrySet()) {
-        if (label.getKey().equals("seq")) {
-          throw new IllegalArgumentException("The stream label seq clashes with the seq field of every event.");
+        if (label.getKey().equals("seq") || label.getKey().equals(RunContext.RUN_FIELD)) {
+          throw new IllegalArgumentException(
+              "The stream label " + label.getKey() + " clashes with the field of the same name of every event.");
         }
         f.append(JsonBytes.quoted(label.getKey())).append((byte) ':').append(JsonBytes.quoted(label.getValue()))
+            .append((byte) ',');
+      }
+      if (runId != null) {
+        f.append(JsonBytes.quoted(RunContext.RUN_FIELD)).append((byte) ':').append(JsonBytes.quoted(runId))
             .append((byte) ',');
       }
       streamFields[s] = f.toByteArray();
