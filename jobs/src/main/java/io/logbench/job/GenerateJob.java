@@ -108,12 +108,10 @@ public final class GenerateJob {
     return this;
   }
 
-  /** Each backend's source for this plan: its own instance, the same lines. */
-  DatasetSource source() {
-    return source(null);
-  }
-
-  /** The source of {@code backend}, keeping its leases in the run directory when there is one. */
+  /**
+   * The source of {@code backend} for this plan: its own instance, the same lines as every
+   * backend's, keeping its stripes' leases in the run directory when there is one.
+   */
   DatasetSource source(String backend) {
     DatasetSourceBuilder b = DatasetSource.builder()
         .dataset(plan.dataset())
@@ -122,7 +120,7 @@ public final class GenerateJob {
         .timeline(plan.timeline())
         .batchSize(plan.config().batchLines())
         .runStartMillis(runStartMillis);
-    if (replay != null && backend != null) {
+    if (replay != null) {
       b.leases(replay, backend);
     }
     return b.build();
