@@ -13,7 +13,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
@@ -169,9 +168,15 @@ public final class ReplayFiles implements Serializable {
 
     /** Replaces the file's batch id with {@code batch} (one positional write of 20 bytes). */
     public void write(long batch) {
+      // 19 digits and a newline, written by hand: this runs every few batches on the task thread
+      byte[] digits = buffer.array();
+      long v = batch;
+      digits[WIDTH - 1] = '\n';
+      for (int i = WIDTH - 2; i >= 0; i--) {
+        digits[i] = (byte) ('0' + v % 10);
+        v /= 10;
+      }
       buffer.clear();
-      buffer.put(String.format(Locale.ROOT, "%019d\n", batch).getBytes(StandardCharsets.US_ASCII));
-      buffer.flip();
       try {
         int at = 0;
         while (buffer.hasRemaining()) {
