@@ -12,6 +12,7 @@ import io.logbench.plan.ConfigLoader;
 import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunIds;
 import io.logbench.plan.RunPlan;
+import io.logbench.replay.ReplayFiles;
 import io.logbench.report.Reports;
 import io.logbench.report.Versions;
 import io.logbench.sink.DeliverySettings.Mode;
@@ -122,7 +123,7 @@ final class GenerateCommand implements Callable<Integer> {
     // the start is fixed and run.json written before the job, so a continuous verify can follow
     // the run while it goes
     long runStart = System.currentTimeMillis() + GenerateJob.DEFAULT_START_LEAD.toMillis();
-    GenerateJob job = GenerateJob.of(plan).ledgerDir(runDir.resolve("ledger")).runStartMillis(runStart).runId(runId);
+    GenerateJob job = GenerateJob.of(plan).runDir(runDir).runStartMillis(runStart).runId(runId);
     Files.createDirectories(runDir);
     writeRunJson(runDir, file, plan, runStart, runId, null);
     err.printf(Locale.ROOT, "generate: run %s, %s lines to %d backend(s): %s%n", runId, Format.count(plan.lines()),
@@ -197,29 +198,45 @@ final class GenerateCommand implements Callable<Integer> {
   }
 
   static void printTotals(GenerateJob.Result result, PrintStream out) {
-    out.printf(Locale.ROOT, "%-16s %-13s %12s %12s %9s %9s %9s %9s %9s  %s%n", "backend", "mode", "lines",
-        "acked", "requests", "p50 ms", "p95 ms", "p99 ms", "max ms", "failed by status");
+    out.printf(Locale.ROOT, "%-16s %-13s %12s %12s %9s %9s %9s %9s %9s  %-20s  %s%n", "backend", "mode", "lines",
+        "acked", "requests", "p50 ms", "p95 ms", "p99 ms", "max ms", "resent by cause", "failed by status");
     for (BackendSummary b : result.backends()) {
       LatencyHistogram h = b.latencyMicros();
-      out.printf(Locale.ROOT, "%-16s %-13s %12s %12s %9s %9s %9s %9s %9s  %s%n", b.backend(), b.mode().key(),
-          Format.count(b.lines()), Format.count(b.acked()), Format.count(b.attempts()), ms(h.percentile(50)),
-          ms(h.percentile(95)), ms(h.percentile(99)), ms(h.max()),
+      out.printf(Locale.ROOT, "%-16s %-13s %12s %12s %9s %9s %9s %9s %9s  %-20s  %s%n", b.backend(),
+          b.mode().key(), Format.count(b.lines()), Format.count(b.acked()), Format.count(b.requests()),
+          ms(h.percentile(50)), ms(h.percentile(95)), ms(h.percentile(99)), ms(h.max()),
+          b.resentRequests().isEmpty() ? "-" : pairs(b.resentRequests(), " "),
           b.failed().isEmpty() ? "-" : failedText(b.failed()).substring("; not acknowledged: ".length()));
     }
-    out.println("(latency from each batch's scheduled time to its final answer)");
+    out.println("(latency from each batch's scheduled time to its final answer; requests include resends)");
+    for (BackendSummary b : result.backends()) {
+      if (b.replays().restores() > 0) {
+        out.printf(Locale.ROOT, "restored: backend %s, %d source task(s) restored; sent again %s batch(es), %s"
+            + " line(s) the failed attempt may have sent (see %s)%n", b.backend(), b.replays().restores(),
+            Format.count(b.replays().batches()), Format.count(b.replays().lines()), ReplayFiles.RESTORES);
+      }
+    }
+  }
+
+  /** {@code key=value} pairs joined by {@code separator}. */
+  private static String pairs(Map<String, Long> m, String separator) {
+    StringBuilder b = new StringBuilder();
+    m.forEach((k, v) -> b.append(b.length() == 0 ? "" : separator).append(k).append('=').append(v));
+    return b.toString();
   }
 
   static String summaryCsv(GenerateJob.Result result) {
-    StringBuilder csv = new StringBuilder(
-        "backend,mode,expected_lines,lines,acked,requests,p50_ms,p95_ms,p99_ms,max_ms,failures\n");
+    StringBuilder csv = new StringBuilder("backend,mode,expected_lines,lines,acked,requests,p50_ms,p95_ms,p99_ms,"
+        + "max_ms,failures,resent_requests,resent_lines\n");
     for (BackendSummary b : result.backends()) {
       LatencyHistogram h = b.latencyMicros();
       StringBuilder f = new StringBuilder();
       b.failed().forEach((r, n) -> f.append(f.length() == 0 ? "" : ";").append(r).append('=').append(n));
       String failures = f.toString().contains(",") ? "\"" + f.toString().replace("\"", "\"\"") + "\"" : f.toString();
       csv.append(String.join(",", b.backend(), b.mode().key(), Long.toString(b.expectedLines()),
-          Long.toString(b.lines()), Long.toString(b.acked()), Long.toString(b.attempts()),
-          ms(h.percentile(50)), ms(h.percentile(95)), ms(h.percentile(99)), ms(h.max()), failures)).append('\n');
+          Long.toString(b.lines()), Long.toString(b.acked()), Long.toString(b.requests()),
+          ms(h.percentile(50)), ms(h.percentile(95)), ms(h.percentile(99)), ms(h.max()), failures,
+          pairs(b.resentRequests(), ";"), pairs(b.resentLines(), ";"))).append('\n');
     }
     return csv.toString();
   }

@@ -6,6 +6,7 @@ import io.logbench.job.VerifyJob;
 import io.logbench.ledger.LedgerFiles;
 import io.logbench.plan.ConfigLoader;
 import io.logbench.plan.RunConfig;
+import io.logbench.replay.ReplayFiles;
 import io.logbench.report.Reports;
 import io.logbench.verify.BackendReport;
 import io.logbench.verify.Verdict.Status;
@@ -28,16 +29,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code verify CONFIG [--run-dir DIR] [--continuous] [--settle D] [--max-wait D] [--recheck D]
- * [--drill N] [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]}: counts every backend of the
- * run back, window by window, against the ledger and the dataset, on Flink. Writes verdicts.csv,
- * missing.csv, verify-summary.txt and verify-stats.csv into the run directory, prints a table per
- * backend, and rewrites the run's report.html.
+ * {@code verify CONFIG [--run-dir DIR] [--continuous] [--strict] [--settle D] [--max-wait D]
+ * [--recheck D] [--drill N] [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]}: counts every
+ * backend of the run back, window by window, against the ledger and the dataset, on Flink. Writes
+ * verdicts.csv, missing.csv, verify-summary.txt and verify-stats.csv into the run directory,
+ * prints a table per backend, and rewrites the run's report.html.
  *
  * <p>Exit codes: 0 when no window is MISSING, DUPLICATE or PENDING (REJECTED windows are reported
- * but are the sender's failure, already in generate's exit code, not the backend's loss); 1 when a
- * window is MISSING or DUPLICATE, or a backend did not answer before the deadline (PENDING at the
- * end); 2 for a wrong command line or run file, or a run directory without a ledger.
+ * but are the sender's failure, already in generate's exit code, not the backend's loss; REPLAYED
+ * windows are reported and counted apart: at-least-once delivery sends again after a restore, and
+ * the copies are the job's, not the backend's fault); 1 when a window is MISSING or DUPLICATE, a
+ * backend did not answer before the deadline (PENDING at the end), or, with {@code --strict}, a
+ * window is REPLAYED; 2 for a wrong command line or run file, or a run directory without a ledger.
  */
 @Command(name = "verify", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = {
@@ -56,6 +59,10 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Option(names = "--continuous", description = "Check windows as they close beside a live generate.")
   boolean continuous;
+
+  @Option(names = "--strict",
+      description = "Exit 1 on REPLAYED windows too (copies logbench itself sent again after a restore).")
+  boolean strict;
 
   @Option(names = "--settle", paramLabel = "DURATION",
       description = "Wait after a window's end before its first check (default: 0s one-shot, 30s continuous).")
@@ -128,10 +135,15 @@ final class VerifyCommand implements Callable<Integer> {
     ByteArrayOutputStream text = new ByteArrayOutputStream();
     PrintStream summary = new PrintStream(text, true, StandardCharsets.UTF_8);
     VerifyOutputs.printTable(reports, summary);
-    List<String> why = reasons(reports);
-    summary.println(why.isEmpty() ? "verdict: every checked window holds what its backend acknowledged."
-        : "verdict: FAILED");
+    List<String> why = reasons(reports, strict);
+    List<String> replayed = replayNotes(reports);
+    summary.println(why.isEmpty() ? (replayed.isEmpty() ? "verdict: every checked window holds what its backend"
+        + " acknowledged." : "verdict: every checked window holds what its backend acknowledged, and copies of"
+        + " lines sent again after a restore.") : "verdict: FAILED");
     why.forEach(w -> summary.println("  " + w));
+    if (!strict) {
+      replayed.forEach(w -> summary.println("  note: " + w));
+    }
     String printed = text.toString(StandardCharsets.UTF_8);
     out.print(printed);
     VerifyOutputs.write(runDir, reports, config.zone(), printed);
@@ -149,6 +161,27 @@ final class VerifyCommand implements Callable<Integer> {
 
   /** Why verification failed, one sentence per backend and kind; empty when it did not. */
   static List<String> reasons(List<BackendReport> reports) {
+    return reasons(reports, false);
+  }
+
+  /** One sentence per backend with REPLAYED windows. */
+  static List<String> replayNotes(List<BackendReport> reports) {
+    List<String> notes = new ArrayList<>();
+    for (BackendReport r : reports) {
+      if (r.skippedReason() == null && r.windowsByStatus().get(Status.REPLAYED) > 0) {
+        notes.add("backend " + r.backend() + " holds " + r.replayedLines() + " copies of lines sent again after a"
+            + " restore (at-least-once replay, not a backend fault) in " + r.windowsByStatus().get(Status.REPLAYED)
+            + " window(s); see " + VerifyOutputs.VERDICTS + " and " + ReplayFiles.RESTORES + ".");
+      }
+    }
+    return notes;
+  }
+
+  /**
+   * Why verification failed, one sentence per backend and kind; empty when it did not. With {@code
+   * strict}, REPLAYED windows fail it too.
+   */
+  static List<String> reasons(List<BackendReport> reports, boolean strict) {
     List<String> why = new ArrayList<>();
     for (BackendReport r : reports) {
       if (r.skippedReason() != null) {
@@ -166,6 +199,10 @@ final class VerifyCommand implements Callable<Integer> {
       if (by.get(Status.PENDING) > 0) {
         why.add("backend " + r.backend() + " did not answer (or never settled) for " + by.get(Status.PENDING)
             + " window(s) before the deadline; nothing is known about them, see " + VerifyOutputs.VERDICTS + ".");
+      }
+      if (strict && by.get(Status.REPLAYED) > 0) {
+        why.add("backend " + r.backend() + " holds " + r.replayedLines() + " copies of lines sent again after a"
+            + " restore in " + by.get(Status.REPLAYED) + " window(s) (--strict); see " + ReplayFiles.RESTORES + ".");
       }
       if (!r.finished()) {
         why.add("backend " + r.backend() + "'s check ended before every window had a verdict.");

@@ -6,6 +6,10 @@ import io.logbench.delivery.internal.Deliverer;
 import io.logbench.delivery.internal.DeliveryStats;
 import io.logbench.delivery.internal.ExecutorTimer;
 import io.logbench.delivery.internal.HistogramMetric;
+import io.logbench.replay.InFlightBatches;
+import io.logbench.replay.ReplayFiles;
+import io.logbench.replay.ReplayedRange;
+import io.logbench.replay.RestoreRecord;
 import io.logbench.schedule.Schedule;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BatchOutcome;
@@ -22,7 +26,13 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -44,12 +54,20 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
  * request; the breach is logged and, by an operator chained after this one (Flink has no
  * accumulators in async functions), returned in the job's accumulator {@link #BREACHES}.
  *
+ * <p>With {@link #restoresIn}, a restored task records the batches it was handed again from the
+ * operator's checkpoint (sent by the failed attempt, and sent once more now) in {@value
+ * ReplayFiles#RESTORES}: it checkpoints the ids it may hold in flight ({@link InFlightBatches}, a
+ * few ids per task) and, after a restore, writes one {@link RestoreRecord} of kind {@code
+ * in-flight} once those batches are handed again.
+ *
  * <p>Metrics, in group {@code backend=<name>}: counters {@code linesSent}, {@code linesAcked},
  * {@code linesRetried}, {@code requests}, {@code failedRequests}, {@code linesFailed_<class>}
- * (4xx, 429, 5xx, io, timeout, aborted, other), gauge {@code inFlightRequests}, histograms
+ * (4xx, 429, 5xx, io, timeout, aborted, other), {@code requestsResent_<cause>} (429, 5xx, io,
+ * timeout, partial, 4xx, other), gauge {@code inFlightRequests}, histograms
  * {@code latencyFromScheduleMicros} and {@code serviceTimeMicros}.
  */
-public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOutcome> {
+public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOutcome>
+    implements CheckpointedFunction {
 
   private static final long serialVersionUID = 1L;
 
@@ -68,6 +86,10 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
   /** Unique per job build: where the chained {@link BreachReporter} finds this task's stats. */
   private final String boardKey = java.util.UUID.randomUUID().toString();
   private transient String boardEntry;
+  private ReplayFiles restores;
+  private transient InFlightBatches inFlight;
+  private transient ListState<Long> inFlightState;
+  private transient long restoredCheckpoint;
 
   /**
    * A delivery function for one backend.
@@ -82,6 +104,12 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     this.run = context.run();
     this.grid = context.grid();
     this.schedule = context.schedule();
+  }
+
+  /** Records what a restore sends again in {@code files} (off unless set). */
+  public DeliveryFunction restoresIn(ReplayFiles files) {
+    this.restores = files;
+    return this;
   }
 
   /**
@@ -139,6 +167,9 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     group.counter("linesRetried", stats.linesRetried);
     group.counter("requests", stats.requests);
     group.counter("failedRequests", stats.failedRequests);
+    for (Map.Entry<String, org.apache.flink.metrics.Counter> e : stats.requestsResentByCause().entrySet()) {
+      group.counter("requestsResent_" + e.getKey(), e.getValue());
+    }
     for (Map.Entry<String, org.apache.flink.metrics.Counter> e : stats.linesFailedByClass().entrySet()) {
       group.counter("linesFailed_" + e.getKey(), e.getValue());
     }
@@ -148,8 +179,53 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
   }
 
   @Override
+  public void initializeState(FunctionInitializationContext context) throws Exception {
+    // every subtask sees every id (union), so a rescaled restore still knows its in-flight batches
+    inFlightState = context.getOperatorStateStore()
+        .getUnionListState(new ListStateDescriptor<>("logbench-in-flight-batches", Types.LONG));
+    inFlight = new InFlightBatches(settings.inFlight());
+    restoredCheckpoint = context.getRestoredCheckpointId().orElse(-1);
+    if (context.isRestored() && restores != null) {
+      inFlight.restore(inFlightState.get());
+    }
+  }
+
+  @Override
+  public void snapshotState(FunctionSnapshotContext context) throws Exception {
+    writeRestoreRecord();
+    inFlightState.update(inFlight.snapshot());
+  }
+
+  @Override
   public void asyncInvoke(LineBatch batch, ResultFuture<BatchOutcome> resultFuture) {
-    deliverer.deliver(batch, o -> resultFuture.complete(List.of(o)), resultFuture::completeExceptionally);
+    long id = batch.batchId();
+    if (inFlight.handed(id, batch.firstSeq(), batch.count())) {
+      writeRestoreRecord(); // the restored batches are all handed again: this one is new
+    }
+    deliverer.deliver(batch, o -> {
+      inFlight.completed(id);
+      resultFuture.complete(List.of(o));
+    }, resultFuture::completeExceptionally);
+  }
+
+  /** Writes the in-flight restore record once, if a restore left batches to send again. */
+  private void writeRestoreRecord() {
+    if (!inFlight.recordDue()) {
+      return;
+    }
+    List<ReplayedRange> replayed = inFlight.takeReplayed();
+    if (replayed.isEmpty()) {
+      return;
+    }
+    var task = getRuntimeContext().getTaskInfo();
+    RestoreRecord record = new RestoreRecord(RestoreRecord.IN_FLIGHT, System.currentTimeMillis(), spec.name(),
+        task.getIndexOfThisSubtask(), task.getAttemptNumber(), restoredCheckpoint, List.of(), replayed);
+    try {
+      restores.append(record);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Could not record the restore of backend " + spec.name()
+          + "'s delivery in " + restores.restoresFile() + ": " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -173,6 +249,7 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     sent.forEach((w, n) -> windows.add(new BatchOutcome.WindowTally(w, n, 0, Map.of("timeout", n))));
     long now = epochNanos();
     long latency = batch.scheduledNanos() == 0 ? 0 : now - batch.scheduledNanos();
+    inFlight.completed(batch.batchId());
     resultFuture.complete(List.of(new BatchOutcome(spec.name(), batch.batchId(), batch.firstSeq(),
         batch.count(), BatchOutcome.Status.FAILED, 0, 1, batch.scheduledNanos(), latency, 0,
         List.copyOf(windows))));
@@ -180,6 +257,9 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
 
   @Override
   public void close() throws Exception {
+    if (inFlight != null) {
+      writeRestoreRecord();
+    }
     if (timer != null) {
       timer.close();
     }

@@ -1,5 +1,6 @@
 package io.logbench.job;
 
+import io.logbench.replay.Replays;
 import io.logbench.schedule.LadderSchedule;
 import io.logbench.schedule.LadderStep;
 import io.logbench.schedule.Schedule;
@@ -35,6 +36,9 @@ public final class BackendSummary {
   private long acked;
   private long attempts;
   private final Map<String, Long> failed = new TreeMap<>();
+  /** Requests and lines resent by the deliveries, by cause. */
+  private final Map<String, long[]> resent = new TreeMap<>();
+  private Replays replays = Replays.none();
   private final Map<BatchOutcome.Status, Long> statuses = new TreeMap<>();
   private final LatencyHistogram latencyMicros = new LatencyHistogram();
   private final LatencyHistogram serviceMicros = new LatencyHistogram();
@@ -67,6 +71,11 @@ public final class BackendSummary {
     int ackedLines = o.acked();
     acked += ackedLines;
     attempts += o.attempts();
+    for (BatchOutcome.Resend r : o.resends()) {
+      long[] n = resent.computeIfAbsent(r.cause(), c -> new long[2]);
+      n[0] += r.requests();
+      n[1] += r.lines();
+    }
     statuses.merge(o.status(), 1L, Long::sum);
     Map<String, Long> batchFailed = new TreeMap<>();
     for (BatchOutcome.WindowTally w : o.windows()) {
@@ -129,10 +138,60 @@ public final class BackendSummary {
     return acked;
   }
 
-  /** Requests made, resends included. */
+  /**
+   * Requests of the outcomes that count, resends included. A restore rolls back the outcomes the
+   * failed attempt emitted after its checkpoint, and with them its requests: see {@link #requests}.
+   */
   public long attempts() {
     return attempts;
   }
+
+  /**
+   * Requests made: {@link #attempts} plus one per batch a restore sent again (the failed attempt's
+   * send of it, whose outcome the restore rolled back; retries the failed attempt made of it are
+   * not known). The replayed batches come from the restore records: in-flight batches exactly,
+   * re-emitted ones up to the stripe's lease, so this can count a few batches of each restored
+   * stripe that the failed attempt never sent.
+   */
+  public long requests() {
+    return attempts + replays.batches();
+  }
+
+  /** Adds what restores sent again to this backend (its restore records). */
+  public void replays(Replays records) {
+    this.replays = records;
+  }
+
+  /** The restore records of this backend. */
+  public Replays replays() {
+    return replays;
+  }
+
+  /**
+   * Requests resent, by cause: {@code 429}, {@code 5xx}, {@code io}, {@code timeout}, {@code
+   * partial}, {@code 4xx}, {@code other} (retries of a delivery), and {@code replay} (batches a
+   * restore sent again); sorted by cause.
+   */
+  public Map<String, Long> resentRequests() {
+    return resentBy(0, replays.batches());
+  }
+
+  /** Lines in the resent requests, by cause, as {@link #resentRequests}. */
+  public Map<String, Long> resentLines() {
+    return resentBy(1, replays.lines());
+  }
+
+  private Map<String, Long> resentBy(int k, long replayed) {
+    Map<String, Long> out = new TreeMap<>();
+    resent.forEach((cause, n) -> out.put(cause, n[k]));
+    if (replayed > 0) {
+      out.put(REPLAY, replayed);
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  /** The resend cause of batches sent again after a restore. */
+  public static final String REPLAY = "replay";
 
   /** Lines not acknowledged, by reason (e.g. {@code "503"}, {@code "aborted"}). */
   public Map<String, Long> failed() {

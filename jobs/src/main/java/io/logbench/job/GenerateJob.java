@@ -3,6 +3,8 @@ package io.logbench.job;
 import io.logbench.delivery.DeliveryFunction;
 import io.logbench.ledger.stream.Ledger;
 import io.logbench.plan.RunPlan;
+import io.logbench.replay.ReplayFiles;
+import io.logbench.replay.Replays;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
 import io.logbench.sink.BatchOutcome;
@@ -11,6 +13,7 @@ import io.logbench.sink.RunContext;
 import io.logbench.sink.ThresholdBreach;
 import io.logbench.sink.WindowGrid;
 import io.logbench.source.DatasetSource;
+import io.logbench.source.DatasetSourceBuilder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -92,17 +95,35 @@ public final class GenerateJob {
   }
 
   private java.nio.file.Path ledgerDir;
+  private ReplayFiles replay;
 
-  /** Each backend's source for this plan: its own instance, the same lines. */
-  DatasetSource source() {
-    return DatasetSource.builder()
+  /**
+   * Writes into the run directory {@code dir}: a ledger per backend under {@code ledger/<backend>/},
+   * the stripes' leases and the restore records ({@link ReplayFiles}: what restores sent again).
+   * The job is a fresh run: {@link #build} clears the leases and records of an earlier one.
+   */
+  public GenerateJob runDir(java.nio.file.Path dir) {
+    this.ledgerDir = dir.resolve("ledger");
+    this.replay = ReplayFiles.in(dir);
+    return this;
+  }
+
+  /**
+   * The source of {@code backend} for this plan: its own instance, the same lines as every
+   * backend's, keeping its stripes' leases in the run directory when there is one.
+   */
+  DatasetSource source(String backend) {
+    DatasetSourceBuilder b = DatasetSource.builder()
         .dataset(plan.dataset())
         .firstIndex(plan.firstIndex())
         .schedule(plan.schedule())
         .timeline(plan.timeline())
         .batchSize(plan.config().batchLines())
-        .runStartMillis(runStartMillis)
-        .build();
+        .runStartMillis(runStartMillis);
+    if (replay != null) {
+      b.leases(replay, backend);
+    }
+    return b.build();
   }
 
   /** Windows of the run's size aligned to midnight in the run's zone. */
@@ -118,6 +139,14 @@ public final class GenerateJob {
       runStartMillis = System.currentTimeMillis() + DEFAULT_START_LEAD.toMillis();
     }
     env.enableCheckpointing(checkpointInterval.toMillis());
+    if (replay != null) {
+      try {
+        replay.clear(); // a fresh run: leases left in the directory are an earlier run's
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException("Could not clear the replay records of an earlier run in "
+            + replay.runDir() + ": " + e.getMessage(), e);
+      }
+    }
     WindowGrid grid = grid();
     RunContext run = new RunContext(runId, plan.dataset().streams(), plan.dataset(), plan.firstIndex(),
         plan.expectedCounts(runStartMillis));
@@ -125,12 +154,12 @@ public final class GenerateJob {
     for (BackendConfig b : backends) {
       String name = b.name();
       DataStream<io.logbench.dataset.LineBatch> batches =
-          env.fromSource(source(), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
+          env.fromSource(source(name), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
               .uid("source-" + name)
               .setParallelism(plan.config().parallelism());
       DataStream<BatchOutcome> outcomes = b.spec().deliver(batches,
           new DeliveryContext(b.delivery(), run, grid, plan.schedule(), plan.config().zone(),
-              (spec, context, in) -> new DeliveryFunction(spec, context).apply(in)));
+              (spec, context, in) -> new DeliveryFunction(spec, context).restoresIn(replay).apply(in)));
       if (ledgerDir != null) {
         // a ledger per backend, so backends stay in separate failover regions
         long[] span = plan.span(runStartMillis);
@@ -203,6 +232,12 @@ public final class GenerateJob {
     }
     if (failure.get() != null) {
       throw new IllegalStateException("Collecting the outcomes of the generate job failed.", failure.get());
+    }
+    if (replay != null) {
+      List<io.logbench.replay.RestoreRecord> records = replay.read();
+      for (BackendSummary summary : summaries) {
+        summary.replays(Replays.of(records, summary.backend()));
+      }
     }
     List<ThresholdBreach> breaches = new ArrayList<>();
     for (BackendConfig b : backends) {

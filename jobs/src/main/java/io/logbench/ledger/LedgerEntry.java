@@ -14,7 +14,8 @@ import java.util.TreeMap;
  * @param windowStartMillis start of the window, epoch milliseconds (inclusive)
  * @param windowEndMillis end of the window, epoch milliseconds (exclusive)
  * @param expected lines of the run in the window (from the dataset and schedule, not a count)
- * @param sent lines of the window in batches that ended (acked, rejected, failed or aborted)
+ * @param sent lines of the window sent in batches that ended (acked, rejected or failed); lines of
+ *     aborted batches were never sent and are only in {@code rejected}, as {@value #ABORTED}
  * @param acked lines the backend acknowledged
  * @param rejected lines not stored, by reason, sorted by reason
  */
@@ -29,6 +30,9 @@ public record LedgerEntry(
     implements Serializable {
 
   private static final long serialVersionUID = 1L;
+
+  /** The rejection reason of lines a load-test threshold kept from being sent. */
+  public static final String ABORTED = "aborted";
 
   public LedgerEntry {
     Objects.requireNonNull(backend, "backend");
@@ -48,6 +52,16 @@ public record LedgerEntry(
       n += v;
     }
     return n;
+  }
+
+  /** Lines aborted before they were sent (a load-test threshold stopped the backend). */
+  public long aborted() {
+    return rejected.getOrDefault(ABORTED, 0L);
+  }
+
+  /** Lines of the window in batches that ended: sent, or aborted without being sent. */
+  public long ended() {
+    return sent + aborted();
   }
 
   /** This row with a batch's share of the window added. */

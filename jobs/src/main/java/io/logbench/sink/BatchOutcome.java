@@ -20,6 +20,9 @@ import java.util.Map;
  * @param latencyNanos from the scheduled time to the final answer (no coordinated omission)
  * @param serviceNanos from the last send to its answer
  * @param windows lines per window: sent, acked and rejected by reason
+ * @param resends requests this delivery resent, by the cause of the answer before each (empty when
+ *     none): {@code 429}, {@code 5xx}, {@code io}, {@code timeout}, {@code partial} (the retryable
+ *     items of a partial answer), {@code 4xx} or {@code other}
  */
 public record BatchOutcome(
     String backend,
@@ -32,8 +35,34 @@ public record BatchOutcome(
     long scheduledNanos,
     long latencyNanos,
     long serviceNanos,
-    List<WindowTally> windows)
+    List<WindowTally> windows,
+    List<Resend> resends)
     implements Serializable {
+
+  /** The reason of lines never sent because a load-test threshold stopped the backend. */
+  public static final String ABORTED_REASON = "aborted";
+
+  public BatchOutcome {
+    // a mutable copy, which Flink's Kryo can rebuild
+    resends = resends == null ? new java.util.ArrayList<>() : new java.util.ArrayList<>(resends);
+  }
+
+  /** An outcome with no resend. */
+  public BatchOutcome(String backend, long batchId, long firstSeq, int lines, Status status, int httpStatus,
+      int attempts, long scheduledNanos, long latencyNanos, long serviceNanos, List<WindowTally> windows) {
+    this(backend, batchId, firstSeq, lines, status, httpStatus, attempts, scheduledNanos, latencyNanos,
+        serviceNanos, windows, null);
+  }
+
+  /**
+   * Requests resent for one cause.
+   *
+   * @param cause the class of the answer that made the resend: {@code 429}, {@code 5xx}, {@code
+   *     io}, {@code timeout}, {@code partial}, {@code 4xx} or {@code other}
+   * @param requests requests resent
+   * @param lines lines in those requests
+   */
+  public record Resend(String cause, int requests, int lines) implements Serializable {}
 
   /** The final class of a batch. */
   public enum Status {

@@ -1,10 +1,12 @@
 package io.logbench.source;
 
 import io.logbench.dataset.LineBatch;
+import io.logbench.replay.ReplayFiles;
 import io.logbench.source.internal.DatasetSourceReader;
 import io.logbench.source.internal.DatasetSplitEnumerator;
 import io.logbench.source.internal.EnumeratorState;
 import io.logbench.source.internal.EnumeratorStateSerializer;
+import io.logbench.source.internal.LeaseSettings;
 import io.logbench.source.internal.RunPlan;
 import io.logbench.source.internal.StripeSplit;
 import io.logbench.source.internal.StripeSplitSerializer;
@@ -28,6 +30,11 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * {@code s} of {@code S} owns batches {@code s, s+S, ...}), so every reader moves through time
  * together, and the output is the same at every parallelism. Build one with {@link #builder()}.
  *
+ * <p>With {@link DatasetSourceBuilder#leases} each stripe keeps a lease in the run directory (the
+ * highest batch it may have emitted, written before it emits beyond it), and a reader that finds
+ * one when it gets its stripe (a restore) records the batches it will emit again in {@value
+ * ReplayFiles#RESTORES}.
+ *
  * <p>Metrics on each reader: gauge {@code scheduleLagMillis}, counters {@code linesEmitted} and
  * {@code batchesEmitted}.
  */
@@ -39,11 +46,13 @@ public final class DatasetSource
   private final RunPlan plan;
   private final int stripes;
   private final long fixedRunStartMillis;
+  private final LeaseSettings leases;
 
-  DatasetSource(RunPlan plan, int stripes, long fixedRunStartMillis) {
+  DatasetSource(RunPlan plan, int stripes, long fixedRunStartMillis, LeaseSettings leases) {
     this.plan = plan;
     this.stripes = stripes;
     this.fixedRunStartMillis = fixedRunStartMillis;
+    this.leases = leases;
   }
 
   public static DatasetSourceBuilder builder() {
@@ -72,7 +81,7 @@ public final class DatasetSource
 
   @Override
   public SourceReader<LineBatch, StripeSplit> createReader(SourceReaderContext context) {
-    return new DatasetSourceReader(plan, context);
+    return new DatasetSourceReader(plan, context, leases);
   }
 
   @Override

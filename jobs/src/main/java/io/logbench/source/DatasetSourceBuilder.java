@@ -1,9 +1,11 @@
 package io.logbench.source;
 
 import io.logbench.dataset.Dataset;
+import io.logbench.replay.ReplayFiles;
 import io.logbench.schedule.Schedule;
 import io.logbench.schedule.Timeline;
 import io.logbench.source.internal.EnumeratorState;
+import io.logbench.source.internal.LeaseSettings;
 import io.logbench.source.internal.RunPlan;
 
 /**
@@ -13,13 +15,20 @@ import io.logbench.source.internal.RunPlan;
  *   <li>{@link #firstIndex}: {@value #DEFAULT_FIRST_INDEX}, the dataset's first line;
  *   <li>{@link #batchSize}: {@value #DEFAULT_BATCH_SIZE} lines, as the k6 script of seed 000;
  *   <li>{@link #stripes}: the source's parallelism when the job first starts;
- *   <li>{@link #runStartMillis}: the wall clock when the first reader registers.
+ *   <li>{@link #runStartMillis}: the wall clock when the first reader registers;
+ *   <li>{@link #leases}: none (no lease, no restore record); a lease extension covers {@value
+ *       #DEFAULT_LEASE_BATCHES} batches of a stripe.
  * </ul>
  */
 public final class DatasetSourceBuilder {
 
   public static final long DEFAULT_FIRST_INDEX = 0;
   public static final int DEFAULT_BATCH_SIZE = 100;
+  /**
+   * Batches of a stripe one lease extension covers: one small write every 8 batches, and after a
+   * failure at most 7 batches per stripe counted as sent again that the failed attempt never sent.
+   */
+  public static final int DEFAULT_LEASE_BATCHES = 8;
 
   private Dataset dataset;
   private long firstIndex = DEFAULT_FIRST_INDEX;
@@ -28,6 +37,9 @@ public final class DatasetSourceBuilder {
   private int batchSize = DEFAULT_BATCH_SIZE;
   private int stripes;
   private long runStartMillis = EnumeratorState.NOT_STARTED;
+  private ReplayFiles leaseFiles;
+  private String leaseBackend;
+  private int leaseBatches = DEFAULT_LEASE_BATCHES;
 
   DatasetSourceBuilder() {}
 
@@ -73,10 +85,27 @@ public final class DatasetSourceBuilder {
     return this;
   }
 
+  /**
+   * Keeps each stripe's lease in {@code files} under {@code backend}, and records in them what a
+   * restored reader emits again (see {@link ReplayFiles}).
+   */
+  public DatasetSourceBuilder leases(ReplayFiles files, String backend) {
+    this.leaseFiles = files;
+    this.leaseBackend = backend;
+    return this;
+  }
+
+  /** Batches of a stripe one lease extension covers. */
+  public DatasetSourceBuilder leaseBatches(int batches) {
+    this.leaseBatches = batches;
+    return this;
+  }
+
   public DatasetSource build() {
     sanityCheck();
     return new DatasetSource(
-        new RunPlan(dataset, firstIndex, schedule, timeline, batchSize), stripes, runStartMillis);
+        new RunPlan(dataset, firstIndex, schedule, timeline, batchSize), stripes, runStartMillis,
+        leaseFiles == null ? null : new LeaseSettings(leaseFiles, leaseBackend, leaseBatches));
   }
 
   private void sanityCheck() {
@@ -85,6 +114,9 @@ public final class DatasetSourceBuilder {
     require(timeline != null, "A dataset source needs a timeline.");
     require(batchSize > 0, "The batch size must be at least 1 line, not " + batchSize + ".");
     require(stripes >= 0, "The number of stripes must be positive, not " + stripes + ".");
+    require(leaseBatches >= 1, "A lease must cover at least 1 batch, not " + leaseBatches + ".");
+    require(leaseFiles == null || (leaseBackend != null && !leaseBackend.isEmpty()),
+        "Leases need the name of the backend the source feeds.");
     require(firstIndex >= 0, "The first index must not be negative, not " + firstIndex + ".");
     long lines = schedule.lines();
     require(lines >= 0, "The schedule has a negative number of lines: " + lines + ".");

@@ -2,6 +2,7 @@ package io.logbench.verify;
 
 import io.logbench.count.CountReader;
 import io.logbench.ledger.LedgerEntry;
+import io.logbench.replay.Replays;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.verify.Verdict.Status;
 import java.io.IOException;
@@ -14,6 +15,9 @@ import java.util.Map;
  * #step} counts all due, unsettled windows with one {@link CountReader#counts} call per contiguous
  * run of them (the reader splits to fit its limits), reads the ledger, judges each window, and
  * returns the verdicts that became final, with a drill-down for MISSING and DUPLICATE ones.
+ *
+ * <p>A DUPLICATE window whose extra copies the run's restore records explain becomes REPLAYED
+ * when it is final ({@link ReplayRule}, with {@link #replays}).
  *
  * <p>Final: OK and REJECTED at once; MISSING and DUPLICATE at once in one-shot mode, in continuous
  * mode only when they persist until {@code maxWait} after the window's first check; PENDING (no
@@ -46,6 +50,10 @@ public final class BackendChecker {
   private int open;
   private long missingLines;
   private long duplicateLines;
+  private long replayedLines;
+  private ReplayView replayView = ReplayView.none();
+  /** The restore records as of the current {@link #step}. */
+  private Replays replays = Replays.none();
 
   /**
    * @param starts window starts, ascending, each {@code windowMillis} after the one before
@@ -98,6 +106,17 @@ public final class BackendChecker {
     return duplicateLines;
   }
 
+  /** Extra copies of lines sent again after a restore, in final verdicts so far. */
+  public long replayedLines() {
+    return replayedLines;
+  }
+
+  /** Reads the backend's restore records from {@code view} at every step (none by default). */
+  public BackendChecker replays(ReplayView view) {
+    this.replayView = view;
+    return this;
+  }
+
   public CountReader.QueryStats stats() {
     return reader.stats();
   }
@@ -144,6 +163,12 @@ public final class BackendChecker {
       rows = new LedgerView.Snapshot(Map.of(), false);
       ledgerError = e.getMessage();
     }
+    try {
+      replays = replayView.read(backend);
+    } catch (IOException e) {
+      // without records every extra copy stays DUPLICATE, which fails verify: nothing is hidden
+      replays = Replays.none();
+    }
     int k = 0;
     while (k < starts.length) {
       if (settled[k] || due(k) > nowMillis) {
@@ -181,29 +206,42 @@ public final class BackendChecker {
       }
       boolean isFinal = switch (v.status()) {
         case OK, REJECTED -> true;
-        case MISSING, DUPLICATE -> !settings.continuous() || now >= deadline(k);
+        case MISSING, DUPLICATE, REPLAYED -> !settings.continuous() || now >= deadline(k);
         case PENDING -> now >= deadline(k);
       };
       if (isFinal) {
+        Drill drill = drill(v);
+        v = ReplayRule.judge(v, drill, replays, firstId(v), endId(v));
         settled[k] = true;
         open--;
         missingLines += v.missingLines();
         duplicateLines += v.duplicateLines();
+        replayedLines += v.replayedLines();
         if (v.status() == Status.PENDING) {
           v = v.with(Status.PENDING, v.detail() + " (still pending after " + settings.maxWait().toSeconds()
               + " s of retries)");
         }
-        out.add(new Result(v, drill(v)));
+        out.add(new Result(v, drill));
       }
     }
+  }
+
+  /** The window's first expected sequence id. */
+  private long firstId(Verdict v) {
+    return firstIndex + expected.countBefore(v.windowStartMillis());
+  }
+
+  /** One past the window's last expected sequence id. */
+  private long endId(Verdict v) {
+    return firstIndex + expected.countBefore(v.windowEndMillis());
   }
 
   private Drill drill(Verdict v) {
     if (settings.drill() == 0 || (v.status() != Status.MISSING && v.status() != Status.DUPLICATE)) {
       return null;
     }
-    long first = firstIndex + expected.countBefore(v.windowStartMillis());
-    long end = firstIndex + expected.countBefore(v.windowEndMillis());
+    long first = firstId(v);
+    long end = endId(v);
     long read = Math.max(v.observed(), v.expected()) + 1;
     if (read > MAX_DRILL_READ) {
       return Drill.impossible("the window holds " + v.observed() + " lines, more than the " + MAX_DRILL_READ
@@ -211,7 +249,8 @@ public final class BackendChecker {
     }
     try {
       List<Long> ids = reader.sequenceIds(v.windowStartMillis(), v.windowEndMillis(), (int) read);
-      return Drill.of(first, end, ids, idsFromNanos, settings.drill());
+      Replays r = replays;
+      return Drill.of(first, end, ids, idsFromNanos, settings.drill(), r.isEmpty() ? null : r::contains);
     } catch (IOException | RuntimeException e) {
       return Drill.impossible("the backend did not list the window's ids: " + e.getMessage());
     }

@@ -85,6 +85,11 @@ public final class BackendReport {
     return windows.values().stream().mapToLong(r -> r.verdict().duplicateLines()).sum();
   }
 
+  /** Extra copies of lines sent again after a restore, over REPLAYED windows. */
+  public synchronized long replayedLines() {
+    return windows.values().stream().mapToLong(r -> r.verdict().replayedLines()).sum();
+  }
+
   /** Lines the ledger says were not acknowledged, over REJECTED windows and the others. */
   public synchronized long rejectedLines() {
     return windows.values().stream().mapToLong(r -> r.verdict().unackedLines()).sum();

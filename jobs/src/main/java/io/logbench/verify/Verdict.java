@@ -38,7 +38,12 @@ public record Verdict(
     /** observed == acked &lt; expected: lines refused (or never sent), as the ledger says. */
     REJECTED,
     /** No verdict yet: the backend did not answer, or the ledger has not settled for the window. */
-    PENDING
+    PENDING,
+    /**
+     * observed &gt; acked, and every extra copy is of a line a restore sent again (at-least-once
+     * replay after a task failure), as the run directory's restore records say; not a backend fault.
+     */
+    REPLAYED
   }
 
   public Verdict {
@@ -54,6 +59,11 @@ public record Verdict(
   /** Lines held beyond the acknowledged (DUPLICATE), else 0. */
   public long duplicateLines() {
     return status == Status.DUPLICATE ? Math.max(observed - acked, observed - expected) : 0;
+  }
+
+  /** Extra copies of lines sent again after a restore (REPLAYED), else 0. */
+  public long replayedLines() {
+    return status == Status.REPLAYED ? observed - acked : 0;
   }
 
   /** Lines of the window the backend never acknowledged (any status with an answer). */
@@ -117,9 +127,9 @@ public record Verdict(
       return new Verdict(backend, start, end, expected, acked, observed, Status.DUPLICATE, rejected,
           "the ledger acknowledged " + (acked - expected) + " line(s) more than the window expects");
     }
-    if (!ledgerFinal && row.sent() < expected) {
+    if (!ledgerFinal && row.ended() < expected) {
       return new Verdict(backend, start, end, expected, acked, observed, Status.PENDING, rejected,
-          "the ledger still waits for " + (expected - row.sent()) + " line(s) of this window");
+          "the ledger still waits for " + (expected - row.ended()) + " line(s) of this window");
     }
     return new Verdict(backend, start, end, expected, acked, observed, Status.REJECTED, rejected, reasons);
   }
@@ -134,7 +144,8 @@ public record Verdict(
     StringBuilder why = new StringBuilder();
     if (row != null) {
       row.rejected().forEach((r, n) -> why.append(why.length() == 0 ? "" : ", ").append(r).append('=').append(n));
-      long unsent = expected - row.sent();
+      // aborted lines are among the reasons already; "not sent" is what no batch ended with
+      long unsent = expected - row.ended();
       if (unsent > 0) {
         why.append(why.length() == 0 ? "" : ", ").append(ledgerFinal ? "not sent=" : "not ended yet=").append(unsent);
       }

@@ -21,7 +21,8 @@ import java.util.Map;
  *   <li>{@value #VERDICTS}: {@value #VERDICTS_HEADER}, one row per backend and window, times
  *       ISO-8601 with the run zone's offset, observed -1 when the backend never answered;
  *   <li>{@value #MISSING}: {@value #MISSING_HEADER}, the drill-down: one row per missing or
- *       duplicated sequence id (count = times found), and a row of kind {@code note} when a
+ *       duplicated sequence id (count = times found; kind {@code replayed} for a line a restore
+ *       sent again, {@code duplicate} for any other), and a row of kind {@code note} when a
  *       window's drill-down is partial or impossible;
  *   <li>{@value #SUMMARY}: the printed table and the verdict line;
  *   <li>{@value #STATS}: {@value #STATS_HEADER}, one row per backend: windows with a verdict, the
@@ -86,6 +87,8 @@ public final class VerifyOutputs {
         }
         d.duplicates().forEach((id, n) -> out.append(prefix).append("duplicate,").append(id).append(',').append(n)
             .append(",\n"));
+        d.replayed().forEach((id, n) -> out.append(prefix).append("replayed,").append(id).append(',').append(n)
+            .append(",sent again after a restore\n"));
         for (long id : d.strangers()) {
           out.append(prefix).append("unexpected,").append(id).append(",1,").append(field("outside the window's"
               + " expected ids")).append('\n');
@@ -117,10 +120,10 @@ public final class VerifyOutputs {
 
   /** The per-backend table. */
   public static void printTable(List<BackendReport> reports, PrintStream out) {
-    out.printf(Locale.ROOT, "%-16s %8s %8s %9s %10s %10s %9s %9s %9s %11s %10s%n", "backend", "windows", "ok",
-        "rejected", "missing", "duplicate", "rejected", "pending", "queries", "query ms", "mean ms");
-    out.printf(Locale.ROOT, "%-16s %8s %8s %9s %10s %10s %9s %9s %9s %11s %10s%n", "", "checked", "windows",
-        "windows", "lines", "lines", "lines", "windows", "", "total", "");
+    out.printf(Locale.ROOT, "%-16s %8s %8s %9s %10s %10s %10s %9s %9s %9s %11s %10s%n", "backend", "windows",
+        "ok", "rejected", "missing", "duplicate", "replayed", "rejected", "pending", "queries", "query ms", "mean ms");
+    out.printf(Locale.ROOT, "%-16s %8s %8s %9s %10s %10s %10s %9s %9s %9s %11s %10s%n", "", "checked", "windows",
+        "windows", "lines", "lines", "lines", "lines", "windows", "", "total", "");
     for (BackendReport r : reports) {
       if (r.skippedReason() != null) {
         out.printf(Locale.ROOT, "%-16s skipped: %s%n", r.backend(), r.skippedReason());
@@ -130,9 +133,9 @@ public final class VerifyOutputs {
       int checked = by.values().stream().mapToInt(Integer::intValue).sum();
       long req = r.stats().requests();
       double totalMs = r.stats().nanos() / 1e6;
-      out.printf(Locale.ROOT, "%-16s %8d %8d %9d %10d %10d %9d %9d %9d %11.1f %10.1f%n", r.backend(), checked,
-          by.get(Status.OK), by.get(Status.REJECTED), r.missingLines(), r.duplicateLines(), r.rejectedLines(),
-          by.get(Status.PENDING), req, totalMs, req == 0 ? 0.0 : totalMs / req);
+      out.printf(Locale.ROOT, "%-16s %8d %8d %9d %10d %10d %10d %9d %9d %9d %11.1f %10.1f%n", r.backend(),
+          checked, by.get(Status.OK), by.get(Status.REJECTED), r.missingLines(), r.duplicateLines(),
+          r.replayedLines(), r.rejectedLines(), by.get(Status.PENDING), req, totalMs, req == 0 ? 0.0 : totalMs / req);
     }
   }
 

@@ -69,7 +69,8 @@ public final class VerifyPlan {
         continue;
       }
       targets.add(new VerifyTarget(b.spec(), run, expected,
-          starts.isEmpty() ? span[0] : starts.get(0), starts.size(), window, ledger, settings));
+          starts.isEmpty() ? span[0] : starts.get(0), starts.size(), window, ledger, settings,
+          ReplayView.files(runDir)));
     }
     if (targets.isEmpty()) {
       throw new ConfigException("backends: no backend of the run file can be counted back; expected at least one"

@@ -16,9 +16,10 @@ import java.util.List;
  *
  * @param firstStart start of the first window
  * @param windows number of consecutive windows of {@code windowMillis}
+ * @param replays where the run's restore records are (what restores sent again)
  */
 public record VerifyTarget(BackendSpec spec, RunContext run, ExpectedCounts expected,
-    long firstStart, int windows, long windowMillis, LedgerView ledger, VerifySettings settings)
+    long firstStart, int windows, long windowMillis, LedgerView ledger, VerifySettings settings, ReplayView replays)
     implements Serializable {
 
   private static final long serialVersionUID = 1L;
@@ -54,6 +55,6 @@ public record VerifyTarget(BackendSpec spec, RunContext run, ExpectedCounts expe
   /** Opens the reader and a checker of every window over it. */
   public BackendChecker openChecker() {
     return new BackendChecker(name(), openReader(), starts(), windowMillis, expected, run.firstIndex(), ledger,
-        settings, idsFromNanos());
+        settings, idsFromNanos()).replays(replays);
   }
 }

@@ -2,10 +2,13 @@ package io.logbench.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.logbench.replay.ReplayedRange;
+import io.logbench.replay.Replays;
+import io.logbench.replay.RestoreRecord;
 import io.logbench.schedule.LadderSchedule;
-import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.BatchOutcome.Status;
 import io.logbench.sink.BatchOutcome.WindowTally;
+import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.DeliverySettings.Mode;
 import java.time.Duration;
 import java.util.List;
@@ -57,5 +60,28 @@ class BackendSummaryTest {
     assertThat(r.failuresText()).isEqualTo("400 too old=4;503=10");
     assertThat(r.maxMicros()).isEqualTo(900_000);
     assertThat(s.steps().get(0).batches()).isZero();
+  }
+
+  @Test
+  void resendsAreSummedByCauseAndRestoresAddReplayedBatchesToTheRequests() {
+    BackendSummary s = new BackendSummary("x", Mode.AT_LEAST_ONCE, 30, ladder, 1_000);
+    s.add(new BatchOutcome("x", 0, 1_000, 10, Status.ACKED, 204, 3, 0, 0, 0,
+        List.of(new WindowTally(0, 10, 10, Map.of())),
+        List.of(new BatchOutcome.Resend("429", 1, 10), new BatchOutcome.Resend("5xx", 1, 10))));
+    s.add(new BatchOutcome("x", 1, 1_010, 10, Status.ACKED, 204, 2, 0, 0, 0,
+        List.of(new WindowTally(0, 10, 10, Map.of())), List.of(new BatchOutcome.Resend("partial", 1, 2))));
+    s.add(outcome(20, 10, Status.ACKED, 10, "", 1));
+    assertThat(s.attempts()).isEqualTo(6);
+    assertThat(s.requests()).isEqualTo(6);
+    assertThat(s.resentRequests()).isEqualTo(Map.of("429", 1L, "5xx", 1L, "partial", 1L));
+    assertThat(s.resentLines()).isEqualTo(Map.of("429", 10L, "5xx", 10L, "partial", 2L));
+
+    s.replays(Replays.of(List.of(new RestoreRecord(RestoreRecord.SOURCE, 1, "x", 0, -1, 4, List.of(),
+        List.of(ReplayedRange.stripe(1, 2, 1, 10, 1_000, 30))),
+        new RestoreRecord(RestoreRecord.SOURCE, 1, "y", 0, -1, 4, List.of(),
+        List.of(ReplayedRange.batch(0, 1_000, 10)))), "x"));
+    assertThat(s.requests()).isEqualTo(6 + 2);
+    assertThat(s.resentRequests()).containsEntry(BackendSummary.REPLAY, 2L);
+    assertThat(s.resentLines()).containsEntry(BackendSummary.REPLAY, 20L);
   }
 }

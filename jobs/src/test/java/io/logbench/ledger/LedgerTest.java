@@ -92,6 +92,16 @@ class LedgerTest {
   }
 
   @Test
+  void linesOfAnAbortedBatchAreNotSentOnlyRejectedAsAborted() {
+    book.accept(outcome("loki", 0, Status.ACKED, acked(T0, 2)));
+    book.accept(outcome("loki", 1, Status.ABORTED, tally(T0, 3, 0, Map.of("aborted", 3))));
+    LedgerEntry row = book.counted().get(0);
+    assertThat(row).isEqualTo(new LedgerEntry("loki", T0, T0 + MIN, 5, 2, 2, Map.of("aborted", 3L)));
+    assertThat(row.aborted()).isEqualTo(3);
+    assertThat(row.ended()).isEqualTo(5);
+  }
+
+  @Test
   void windowsNoBatchReachedGetARowWithTheirExpectedCount() {
     book.accept(outcome("loki", 0, Status.ACKED, acked(T0, 5)));
 

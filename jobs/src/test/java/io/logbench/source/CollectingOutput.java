@@ -8,7 +8,7 @@ import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceOutput;
 
 /** A reader output that keeps every batch emitted. */
-final class CollectingOutput implements ReaderOutput<LineBatch> {
+class CollectingOutput implements ReaderOutput<LineBatch> {
 
   final List<LineBatch> batches = new ArrayList<>();
 

@@ -55,4 +55,26 @@ class DrillTest {
     assertThat(d.missing()).isEmpty();
     assertThat(d.strangers()).containsExactly(99L);
   }
+
+  @Test
+  void duplicatesARestoreSentAgainAreToldApartAndCountedInFull() {
+    // ids 103 and 109 were sent again by a restore, 105 was not
+    List<Long> observed = List.of(100L, 101L, 102L, 103L, 103L, 104L, 105L, 105L, 106L, 107L, 108L, 109L, 109L,
+        109L, 42L);
+    Drill d = Drill.of(100, 110, observed, false, 1, id -> id == 103 || id == 109);
+    assertThat(d.replayed()).isEqualTo(Map.of(103L, 2)); // listed up to the limit
+    assertThat(d.replayedCopies()).isEqualTo(1 + 2); // counted in full
+    assertThat(d.duplicates()).isEqualTo(Map.of(105L, 2));
+    assertThat(d.duplicateCopies()).isEqualTo(1);
+    assertThat(d.strangersFound()).isEqualTo(1);
+    assertThat(d.complete()).isTrue();
+  }
+
+  @Test
+  void withoutRestoreRecordsEveryRepeatIsADuplicate() {
+    Drill d = Drill.of(100, 103, List.of(100L, 101L, 101L, 102L, 102L, 102L), false, 10);
+    assertThat(d.replayed()).isEmpty();
+    assertThat(d.duplicateCopies()).isEqualTo(3);
+    assertThat(d.replayedCopies()).isZero();
+  }
 }

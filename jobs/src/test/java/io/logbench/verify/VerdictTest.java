@@ -100,4 +100,20 @@ class VerdictTest {
     assertThat(v.status()).isEqualTo(Status.DUPLICATE);
     assertThat(v.duplicateLines()).isEqualTo(10);
   }
+
+  @Test
+  void abortedLinesAreNotSentAndAreCountedOnceAsAborted() {
+    // a load test aborted 30 lines of the window (never sent) and 10 more never ended a batch
+    Verdict v = judge(100, row(100, 60, 60, Map.of("aborted", 30L)), 60L, true);
+    assertThat(v.status()).isEqualTo(Status.REJECTED);
+    assertThat(v.unackedLines()).isEqualTo(40);
+    assertThat(v.detail()).isEqualTo("40 line(s) not acknowledged: aborted=30, not sent=10");
+  }
+
+  @Test
+  void aLiveLedgerWhoseLinesAllEndedIsNotPendingForAbortedOnes() {
+    Verdict v = judge(100, row(100, 70, 70, Map.of("aborted", 30L)), 70L, false);
+    assertThat(v.status()).isEqualTo(Status.REJECTED);
+    assertThat(v.detail()).isEqualTo("30 line(s) not acknowledged: aborted=30");
+  }
 }

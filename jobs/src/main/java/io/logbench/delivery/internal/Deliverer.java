@@ -111,6 +111,8 @@ public final class Deliverer {
     private long lastSendNanos;
     private long lastServiceNanos;
     private boolean finished;
+    /** Requests and lines resent, by cause; usually empty. */
+    private final Map<String, int[]> resent = new TreeMap<>();
 
     Delivery(LineBatch batch, long arrivedNanos, Consumer<BatchOutcome> done, Consumer<Throwable> failed) {
       this.batch = batch;
@@ -183,7 +185,7 @@ public final class Deliverer {
         }
         judge();
       } else if (!retry.isEmpty()) {
-        resendLater(retry);
+        resendLater(retry, resendCause(r));
         return;
       }
       finish();
@@ -249,8 +251,12 @@ public final class Deliverer {
       return pending;
     }
 
-    private void resendLater(BitSet pending) {
+    private void resendLater(BitSet pending, String cause) {
       stats.linesRetried.inc(pending.cardinality());
+      stats.requestsResentByCause().get(cause).inc();
+      int[] r = resent.computeIfAbsent(cause, c -> new int[2]);
+      r[0]++;
+      r[1] += pending.cardinality();
       long cap = settings.retry().capNanos(retryRound++);
       long wait = cap <= 0 ? 0 : random.nextLong(cap + 1);
       timer.schedule(
@@ -267,7 +273,7 @@ public final class Deliverer {
 
     void abort() {
       for (int k = 0; k < batch.count(); k++) {
-        fail(k, "aborted");
+        fail(k, BatchOutcome.ABORTED_REASON);
       }
       finished = true;
       done.accept(outcome(BatchOutcome.Status.ABORTED, 0, 0));
@@ -320,13 +326,28 @@ public final class Deliverer {
       List<BatchOutcome.WindowTally> windows = new ArrayList<>(counts.size());
       counts.forEach((w, c) -> windows.add(new BatchOutcome.WindowTally(
           w, c[0], c[1], Map.copyOf(rejected.getOrDefault(w, Map.of())))));
+      List<BatchOutcome.Resend> resends = new ArrayList<>(resent.size());
+      resent.forEach((cause, n) -> resends.add(new BatchOutcome.Resend(cause, n[0], n[1])));
       return new BatchOutcome(backend, batch.batchId(), batch.firstSeq(), batch.count(), status,
-          lastStatus, attempts, batch.scheduledNanos(), latency, service, List.copyOf(windows));
+          lastStatus, attempts, batch.scheduledNanos(), latency, service, List.copyOf(windows), resends);
     }
   }
 
   private static int index(int[] map, int k) {
     return map == null ? k : map[k];
+  }
+
+  /**
+   * Why lines are resent: the class of the answer ({@code 429}, {@code 5xx}, {@code io}, {@code
+   * timeout}, {@code 4xx}, {@code other}), or {@code partial} for the retryable items of an answer
+   * that took the others.
+   */
+  static String resendCause(SendResult r) {
+    if (r.kind() == SendResult.Kind.PARTIAL && r.status() >= 200 && r.status() < 300) {
+      return "partial";
+    }
+    String c = DeliveryStats.failureClass(statusKey(r));
+    return DeliveryStats.RESEND_CAUSES.contains(c) ? c : "other";
   }
 
   /** Why lines left to retry failed, in load-test mode. */

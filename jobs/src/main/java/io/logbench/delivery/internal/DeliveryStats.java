@@ -24,6 +24,10 @@ public final class DeliveryStats {
   public final Counter requests = new ThreadSafeSimpleCounter();
   public final Counter failedRequests = new ThreadSafeSimpleCounter();
   private final Map<String, Counter> linesFailed = new LinkedHashMap<>();
+  private final Map<String, Counter> requestsResent = new LinkedHashMap<>();
+
+  /** Causes of a resend, each with its {@code requestsResent_<cause>} counter. */
+  public static final List<String> RESEND_CAUSES = List.of("429", "5xx", "io", "timeout", "partial", "4xx", "other");
 
   /** Microseconds from a batch's scheduled time to its final answer. */
   private final LatencyHistogram latencyFromSchedule = new LatencyHistogram();
@@ -37,6 +41,9 @@ public final class DeliveryStats {
     for (String c : FAILURE_CLASSES) {
       linesFailed.put(c, new ThreadSafeSimpleCounter());
     }
+    for (String c : RESEND_CAUSES) {
+      requestsResent.put(c, new ThreadSafeSimpleCounter());
+    }
   }
 
   /** The counter of lines failed with {@code reason}'s class. */
@@ -46,6 +53,11 @@ public final class DeliveryStats {
 
   public Map<String, Counter> linesFailedByClass() {
     return linesFailed;
+  }
+
+  /** Requests resent, by the cause of the answer before them (one of {@link #RESEND_CAUSES}). */
+  public Map<String, Counter> requestsResentByCause() {
+    return requestsResent;
   }
 
   /** The class of a rejection reason: {@code "429"}, {@code "4xx"}, {@code "5xx"}, ... */

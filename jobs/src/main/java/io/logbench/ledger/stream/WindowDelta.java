@@ -13,7 +13,7 @@ import java.util.Map;
  *
  * @param backend backend name
  * @param windowStartMillis start of the window
- * @param sent lines sent
+ * @param sent lines sent (aborted lines, never sent, are not)
  * @param acked lines acknowledged
  * @param rejected lines rejected, by reason
  * @param seed true for a seed (no lines)
@@ -33,13 +33,18 @@ public record WindowDelta(
     return new WindowDelta(backend, windowStartMillis, 0, 0, new HashMap<>(), true);
   }
 
-  /** A batch outcome's shares of its windows. */
+  /**
+   * A batch outcome's shares of its windows. Lines aborted by a load-test threshold were never
+   * sent: they are not counted as sent, only as rejected with reason {@value
+   * BatchOutcome#ABORTED_REASON}.
+   */
   public static List<WindowDelta> of(BatchOutcome outcome) {
     List<WindowDelta> out = new ArrayList<>(outcome.windows().size());
     for (BatchOutcome.WindowTally w : outcome.windows()) {
       HashMap<String, Long> rejected = new HashMap<>();
       w.rejected().forEach((reason, n) -> rejected.merge(reason, (long) n, Long::sum));
-      out.add(new WindowDelta(outcome.backend(), w.windowStartMillis(), w.sent(), w.acked(), rejected, false));
+      long sent = w.sent() - w.rejected().getOrDefault(BatchOutcome.ABORTED_REASON, 0);
+      out.add(new WindowDelta(outcome.backend(), w.windowStartMillis(), sent, w.acked(), rejected, false));
     }
     return out;
   }

@@ -2,8 +2,14 @@ package io.logbench.source.internal;
 
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
+import io.logbench.replay.ReplayFiles;
+import io.logbench.replay.ReplayedRange;
+import io.logbench.replay.RestoreRecord;
+import io.logbench.replay.StripeLease;
 import io.logbench.schedule.Timeline;
 import io.logbench.source.internal.StripeSplit;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -26,6 +32,12 @@ import org.apache.flink.metrics.Gauge;
  *
  * <p>When the next batch is not yet due it returns {@link InputStatus#NOTHING_AVAILABLE} and a
  * timer completes the availability future at the due time.
+ *
+ * <p>With {@link LeaseSettings}, each stripe's lease is extended on file before the stripe emits a
+ * batch beyond it ({@link StripeLease}); a stripe whose lease file already holds a batch when the
+ * reader gets it was started by an earlier attempt, and the reader records, in one {@link
+ * RestoreRecord} per {@link #addSplits} call, where each such stripe went back to and the batches
+ * from there up to the lease, which it emits again and the earlier attempt may have sent.
  */
 public final class DatasetSourceReader implements SourceReader<LineBatch, StripeSplit> {
 
@@ -41,6 +53,9 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   private final RunPlan plan;
   private final Timeline timeline;
   private final int subtask;
+  private final LeaseSettings leases;
+  /** Every lease this reader opened, finished stripes' too, to close them. */
+  private final List<StripeLease> openLeases = new ArrayList<>();
   private final PriorityQueue<Stripe> stripes =
       new PriorityQueue<>(Comparator.comparingLong(s -> s.nextBatch));
   private final LineBatch scratch;
@@ -54,7 +69,13 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   private ScheduledFuture<?> wakeUp;
 
   public DatasetSourceReader(RunPlan plan, SourceReaderContext context) {
+    this(plan, context, null);
+  }
+
+  /** A reader that keeps leases and writes restore records as {@code leases} says (null: none). */
+  public DatasetSourceReader(RunPlan plan, SourceReaderContext context, LeaseSettings leases) {
     this.plan = plan;
+    this.leases = leases;
     this.timeline = plan.timeline();
     this.subtask = context.getIndexOfSubtask();
     // Room for typical lines up front; the batch grows if a dataset's lines are longer.
@@ -96,6 +117,9 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
       batch.setScheduledNanos(plan.paced()
           ? head.runStartMillis * 1_000_000L + plan.dueNanos(head.nextBatch)
           : WallClock.epochNanos());
+      if (head.lease != null) {
+        head.lease.beforeEmit(head.nextBatch); // an upper bound on file before the batch leaves
+      }
       head.nextBatch += head.stripes;
       stripes.add(head);
       output.collect(batch);
@@ -160,7 +184,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
     List<StripeSplit> state = new ArrayList<>(stripes.size());
     for (Stripe s : stripes) {
       if (s.nextBatch < plan.batches()) {
-        state.add(new StripeSplit(s.stripe, s.stripes, s.nextBatch, s.runStartMillis));
+        state.add(new StripeSplit(s.stripe, s.stripes, s.nextBatch, s.runStartMillis, checkpointId));
       }
     }
     return state;
@@ -173,12 +197,59 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
 
   @Override
   public void addSplits(List<StripeSplit> splits) {
+    List<RestoreRecord.StripePosition> positions = new ArrayList<>();
+    List<ReplayedRange> replayed = new ArrayList<>();
+    long checkpoint = -1;
     for (StripeSplit split : splits) {
       if (split.nextBatch() < plan.batches()) {
-        stripes.add(new Stripe(split, plan));
+        Stripe stripe = new Stripe(split, plan);
+        if (leases != null) {
+          stripe.lease = openLease(split, positions, replayed);
+          openLeases.add(stripe.lease);
+          checkpoint = Math.max(checkpoint, split.checkpointId());
+        }
+        stripes.add(stripe);
+      }
+    }
+    if (!positions.isEmpty()) {
+      RestoreRecord record = new RestoreRecord(RestoreRecord.SOURCE, System.currentTimeMillis(), leases.backend(),
+          subtask, -1, checkpoint, positions, replayed);
+      try {
+        leases.files().append(record);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Could not record the restore of backend " + leases.backend()
+            + "'s source in " + leases.files().restoresFile() + ": " + e.getMessage(), e);
       }
     }
     available.complete(null);
+  }
+
+  /**
+   * Opens a stripe's lease; if an earlier attempt left one, adds the stripe's position and the
+   * batches from it up to the lease (an unreadable lease: up to the stripe's end).
+   */
+  private StripeLease openLease(StripeSplit split, List<RestoreRecord.StripePosition> positions,
+      List<ReplayedRange> replayed) {
+    try {
+      ReplayFiles.Lease file = leases.files().lease(leases.backend(), split.stripe());
+      long previous = file.previous();
+      if (previous == ReplayFiles.Lease.NONE) {
+        return new StripeLease(file, split.stripes(), leases.leaseBatches(), ReplayFiles.Lease.NONE);
+      }
+      long upTo = previous == ReplayFiles.Lease.UNKNOWN ? plan.batches() - 1 : previous;
+      positions.add(new RestoreRecord.StripePosition(split.stripe(), split.stripes(), split.nextBatch(), upTo));
+      ReplayedRange range = ReplayedRange.stripe(split.nextBatch(), upTo, split.stripes(), plan.batchSize(),
+          plan.firstIndex(), plan.lines());
+      if (range != null) {
+        replayed.add(range);
+      }
+      // the lease in force stays: this attempt emits up to it again before it extends it
+      return new StripeLease(file, split.stripes(), leases.leaseBatches(),
+          previous == ReplayFiles.Lease.UNKNOWN ? ReplayFiles.Lease.NONE : previous);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Could not open the replay lease of backend " + leases.backend() + "'s stripe "
+          + split.stripe() + " in " + leases.files().runDir() + ": " + e.getMessage(), e);
+    }
   }
 
   @Override
@@ -188,9 +259,12 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   }
 
   @Override
-  public void close() {
+  public void close() throws IOException {
     if (timer != null) {
       timer.shutdownNow();
+    }
+    for (StripeLease lease : openLeases) {
+      lease.close();
     }
   }
 
@@ -201,6 +275,8 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
     final long runStartMillis;
     final LineCursor cursor;
     long nextBatch;
+    /** The stripe's lease, or null when leases are off. */
+    StripeLease lease;
 
     Stripe(StripeSplit split, RunPlan plan) {
       this.stripe = split.stripe();

@@ -10,12 +10,16 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
-/** Versioned binary form of a {@link StripeSplit} (version 1: stripe, stripes, batch, start). */
+/**
+ * Versioned binary form of a {@link StripeSplit}: version 2 is version 1's fields (stripe, stripes,
+ * batch, start) then the checkpoint the state was taken in; version 1 is still read (no
+ * checkpoint), and the enumerator's state keeps its splits in version 1's form ({@link #write}).
+ */
 public final class StripeSplitSerializer implements SimpleVersionedSerializer<StripeSplit> {
 
   public static final StripeSplitSerializer INSTANCE = new StripeSplitSerializer();
 
-  static final int VERSION = 1;
+  static final int VERSION = 2;
 
   @Override
   public int getVersion() {
@@ -27,12 +31,17 @@ public final class StripeSplitSerializer implements SimpleVersionedSerializer<St
     ByteArrayOutputStream bytes = new ByteArrayOutputStream(24);
     DataOutputStream out = new DataOutputStream(bytes);
     write(split, out);
+    out.writeLong(split.checkpointId());
     out.flush();
     return bytes.toByteArray();
   }
 
   @Override
   public StripeSplit deserialize(int version, byte[] serialized) throws IOException {
+    DataInputStream in = new DataInputStream(new ByteArrayInputStream(serialized));
+    if (version == 1) {
+      return read(in);
+    }
     if (version != VERSION) {
       throw new IOException(
           "Cannot read a stripe split of serializer version "
@@ -41,9 +50,11 @@ public final class StripeSplitSerializer implements SimpleVersionedSerializer<St
               + VERSION
               + ".");
     }
-    return read(new DataInputStream(new ByteArrayInputStream(serialized)));
+    StripeSplit split = read(in);
+    return new StripeSplit(split.stripe(), split.stripes(), split.nextBatch(), split.runStartMillis(), in.readLong());
   }
 
+  /** Version 1's fields: stripe, stripes, batch, start (no checkpoint). */
   static void write(StripeSplit split, DataOutput out) throws IOException {
     out.writeInt(split.stripe());
     out.writeInt(split.stripes());
@@ -51,6 +62,7 @@ public final class StripeSplitSerializer implements SimpleVersionedSerializer<St
     out.writeLong(split.runStartMillis());
   }
 
+  /** Reads version 1's fields; the split has no checkpoint. */
   static StripeSplit read(DataInput in) throws IOException {
     int stripe = in.readInt();
     int stripes = in.readInt();

@@ -19,7 +19,7 @@ import org.apache.flink.metrics.Gauge;
  * Runs a backend's {@link BackendChecker} inside a source reader that paces itself: when no window
  * is due it answers NOTHING_AVAILABLE with a future a timer completes at the next wake-up, so the
  * task thread never sleeps; it ends its input when every window has a final verdict. Gauges
- * {@code missingLines}, {@code duplicateLines} and {@code pendingWindows}.
+ * {@code missingLines}, {@code duplicateLines}, {@code replayedLines} and {@code pendingWindows}.
  */
 public final class CheckReader implements SourceReader<VerifyEvent, CheckSplit> {
 
@@ -33,6 +33,7 @@ public final class CheckReader implements SourceReader<VerifyEvent, CheckSplit> 
   private boolean finished;
   private volatile long missing;
   private volatile long duplicates;
+  private volatile long replayed;
   private volatile long pending = -1;
 
   public CheckReader(VerifyTarget target, SourceReaderContext context) {
@@ -49,6 +50,7 @@ public final class CheckReader implements SourceReader<VerifyEvent, CheckSplit> 
     });
     context.metricGroup().gauge("missingLines", (Gauge<Long>) () -> missing);
     context.metricGroup().gauge("duplicateLines", (Gauge<Long>) () -> duplicates);
+    context.metricGroup().gauge("replayedLines", (Gauge<Long>) () -> replayed);
     context.metricGroup().gauge("pendingWindows", (Gauge<Long>) () -> pending < 0 ? target.windows() : pending);
   }
 
@@ -77,6 +79,7 @@ public final class CheckReader implements SourceReader<VerifyEvent, CheckSplit> 
     }
     missing = checker.missingLines();
     duplicates = checker.duplicateLines();
+    replayed = checker.replayedLines();
     pending = checker.pendingWindows();
     if (checker.done()) {
       output.collect(new VerifyEvent(target.name(), null, checker.stats(), true));

@@ -145,6 +145,34 @@ class DelivererTest {
   }
 
   @Test
+  void resendsAreCountedByTheCauseOfTheAnswerBeforeThem() {
+    BitSet retry = new BitSet();
+    retry.set(2);
+    retry.set(7);
+    sender.then(status(429)).then(status(503)).then(io())
+        .then(b -> new SendResult(SendResult.Kind.PARTIAL, 200, 8, List.of(), retry, ""))
+        .then(accept());
+    Deliverer d = deliverer(atLeastOnce());
+    deliver(d, batch(0, START));
+    timer.runAll(600 * SECOND);
+    BatchOutcome o = only();
+    assertThat(o.status()).isEqualTo(Status.ACKED);
+    assertThat(o.attempts()).isEqualTo(5);
+    assertThat(o.resends()).containsExactly(new BatchOutcome.Resend("429", 1, LINES),
+        new BatchOutcome.Resend("5xx", 1, LINES), new BatchOutcome.Resend("io", 1, LINES),
+        new BatchOutcome.Resend("partial", 1, 2));
+    assertThat(d.stats().requestsResentByCause().get("5xx").getCount()).isEqualTo(1);
+    assertThat(d.stats().requestsResentByCause().get("timeout").getCount()).isZero();
+  }
+
+  @Test
+  void aTimeoutIsItsOwnResendCause() {
+    assertThat(Deliverer.resendCause(SendResult.retryable(3, 0, "timeout: no answer within 10000 ms")))
+        .isEqualTo("timeout");
+    assertThat(Deliverer.resendCause(SendResult.retryable(3, 408, "HTTP 408"))).isEqualTo("4xx");
+  }
+
+  @Test
   void backoffIsCappedAtMax() {
     DeliverySettings.Retry retry =
         new DeliverySettings.Retry(Duration.ofMillis(100), Duration.ofMillis(250), 2);

@@ -140,6 +140,16 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
     return List.copyOf(rows);
   }
 
+  /**
+   * Stores one more copy of each stored row {@code which} selects, as if the same line had been
+   * pushed again by someone; returns how many rows were copied.
+   */
+  public synchronized int copyRows(java.util.function.Predicate<Row> which) {
+    List<Row> copies = rows.stream().filter(which).toList();
+    rows.addAll(copies);
+    return copies.size();
+  }
+
   @Override
   protected void handle(HttpExchange ex) throws IOException {
     switch (ex.getRequestURI().getPath()) {

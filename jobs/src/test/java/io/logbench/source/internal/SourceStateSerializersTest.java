@@ -24,6 +24,25 @@ class SourceStateSerializersTest {
   }
 
   @Test
+  void aSplitKeepsTheCheckpointItsStateWasTakenInAndVersionOneIsStillRead() throws IOException {
+    StripeSplitSerializer serializer = StripeSplitSerializer.INSTANCE;
+    StripeSplit split = new StripeSplit(1, 2, 9, 1_700_000_000_123L, 42);
+    StripeSplit back = serializer.deserialize(serializer.getVersion(), serializer.serialize(split));
+    assertThat(back.checkpointId()).isEqualTo(42);
+    assertThat(back).isEqualTo(split.at(9)); // equal by position
+
+    java.io.ByteArrayOutputStream v1 = new java.io.ByteArrayOutputStream();
+    java.io.DataOutputStream out = new java.io.DataOutputStream(v1);
+    out.writeInt(1);
+    out.writeInt(2);
+    out.writeLong(9);
+    out.writeLong(1_700_000_000_123L);
+    StripeSplit old = serializer.deserialize(1, v1.toByteArray());
+    assertThat(old).isEqualTo(split);
+    assertThat(old.checkpointId()).isEqualTo(-1);
+  }
+
+  @Test
   void splitOfAnUnknownVersionIsRefused() throws IOException {
     StripeSplitSerializer serializer = StripeSplitSerializer.INSTANCE;
     byte[] bytes = serializer.serialize(new StripeSplit(0, 1, 0, 0));
