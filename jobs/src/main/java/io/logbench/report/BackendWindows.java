@@ -16,7 +16,8 @@ import java.util.TreeMap;
 final class BackendWindows {
 
   /** The statuses the report knows, in the order it lists them; others follow, as found. */
-  static final List<String> KNOWN_STATUSES = List.of("OK", "MISSING", "DUPLICATE", "REJECTED", "PENDING");
+  static final List<String> KNOWN_STATUSES =
+      List.of("OK", "MISSING", "DUPLICATE", "REPLAYED", "REJECTED", "PENDING");
 
   /**
    * One window.
@@ -37,6 +38,11 @@ final class BackendWindows {
         return 0;
       }
       return Math.max(observed - (acked == null ? 0 : acked), observed - expected);
+    }
+
+    /** Copies logbench itself sent again after a restore (a REPLAYED window), else 0. */
+    long replayed() {
+      return "REPLAYED".equals(status) && observed != null ? observed - (acked == null ? 0 : acked) : 0;
     }
 
     /** Lines of the window the backend never acknowledged. */
@@ -120,6 +126,10 @@ final class BackendWindows {
 
   long duplicated() {
     return windows.stream().mapToLong(Window::duplicated).sum();
+  }
+
+  long replayed() {
+    return windows.stream().mapToLong(Window::replayed).sum();
   }
 
   long notAcked() {

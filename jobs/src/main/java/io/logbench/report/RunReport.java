@@ -41,6 +41,7 @@ public final class RunReport {
   static final String OBSERVED_COLOR = "#1a9b5a";
   static final String LOST_COLOR = "#d62728";
   static final String DUPLICATED_COLOR = "#ff7f0e";
+  static final String REPLAYED_COLOR = "#9467bd";
   static final String NOT_ACKED_COLOR = "#9467bd";
   /** Colours of backends (and of other statuses' marks), in turn. */
   static final List<String> PALETTE = List.of("#2f6fde", "#1a9b5a", "#d62728", "#ff7f0e", "#9467bd",
@@ -173,6 +174,11 @@ public final class RunReport {
           blocks.add(Notice.bad("Backend " + b + " holds " + count(w.duplicated()) + " line(s) more than it"
               + " acknowledged, in " + w.byStatus().get("DUPLICATE") + " window(s)."));
         }
+        if (w.replayed() > 0) {
+          blocks.add(Notice.info("Backend " + b + " holds " + count(w.replayed()) + " copies that logbench itself"
+              + " sent again after a restore, in " + w.byStatus().get("REPLAYED") + " window(s) (REPLAYED): at-least-once"
+              + " replay, not a backend fault; restores.jsonl says which batches."));
+        }
         if (w.byStatus().get("PENDING") > 0) {
           blocks.add(Notice.warn("Backend " + b + " did not answer for " + w.byStatus().get("PENDING")
               + " window(s) (PENDING): nothing is known about them."));
@@ -271,6 +277,7 @@ public final class RunReport {
     List<Double> observed = new ArrayList<>();
     List<Double> lost = new ArrayList<>();
     List<Double> dup = new ArrayList<>();
+    List<Double> replayed = new ArrayList<>();
     List<Double> notAcked = new ArrayList<>();
     Map<String, List<Double>> other = new LinkedHashMap<>();
     for (Window win : w.windows()) {
@@ -285,6 +292,7 @@ public final class RunReport {
       observed.add(win.observed() == null ? null : (double) win.observed());
       lost.add(win.lost() > 0 ? (double) win.lost() : null);
       dup.add(win.duplicated() > 0 ? (double) win.duplicated() : null);
+      replayed.add(win.replayed() > 0 ? (double) win.replayed() : null);
       notAcked.add(win.notAcked() > 0 ? (double) win.notAcked() : null);
       other.forEach((status, values) -> values.add(status.equals(win.status()) && win.observed() != null
           && win.acked() != null ? (double) (win.observed() - win.acked()) : null));
@@ -296,6 +304,7 @@ public final class RunReport {
       series.add(new Series("observed", "lines", "line", OBSERVED_COLOR, observed));
       series.add(new Series("lost", "marks", "points", LOST_COLOR, lost));
       series.add(new Series("duplicated", "marks", "points", DUPLICATED_COLOR, dup));
+      series.add(new Series("replayed", "marks", "points", REPLAYED_COLOR, replayed));
     }
     series.add(new Series("not acked", "marks", "points", NOT_ACKED_COLOR, notAcked));
     int k = 0;
@@ -306,7 +315,7 @@ public final class RunReport {
     String note = data.verified() ? "" : "Not verified yet: no observed counts.";
     return new Chart(id("windows-" + w.backend()), "Backend " + w.backend(), "time", "window start", List.of(), x,
         List.of(new Axis("lines", "lines per window", "left", false),
-            new Axis("marks", "lines lost / duplicated / not acked", "right", false)),
+            new Axis("marks", "lines lost / duplicated / replayed / not acked", "right", false)),
         series, note);
   }
 
@@ -320,7 +329,8 @@ public final class RunReport {
       return new Section(id("verdicts"), "Verdicts", blocks);
     }
     blocks.add(new Paragraph("Windows by status, per backend (OK: observed = acked = expected; MISSING:"
-        + " observed < acked; DUPLICATE: observed > acked; REJECTED: observed = acked < expected, the rest"
+        + " observed < acked; DUPLICATE: observed > acked; REPLAYED: observed > acked by copies a restore sent"
+        + " again; REJECTED: observed = acked < expected, the rest"
         + " refused or not sent; PENDING: no answer). Lines: lost = acked - observed in MISSING windows,"
         + " duplicated = lines beyond the acknowledged in DUPLICATE windows, not acked = expected -"
         + " acked over all windows."));

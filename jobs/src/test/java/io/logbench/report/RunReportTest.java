@@ -82,7 +82,7 @@ class RunReportTest {
         "loki,2021-05-01T03:01:00Z,2021-05-01T03:02:00Z,MISSING,6000,6000,5997,3 acknowledged line(s) not found,0",
         "loki,2021-05-01T03:02:00Z,2021-05-01T03:03:00Z,REJECTED,6000,5990,5990,\"10 line(s) not acknowledged: 400=10\",0",
         b + ",2021-05-01T03:00:00Z,2021-05-01T03:01:00Z,OK,6000,6000,6000,,0",
-        b + ",2021-05-01T03:01:00Z,2021-05-01T03:02:00Z,REPLAYED,6000,6000,6050,duplicated by replay after a restore,50",
+        b + ",2021-05-01T03:01:00Z,2021-05-01T03:02:00Z,SUSPECT,6000,6000,6050,a status of a later verify,50",
         b + ",2021-05-01T03:02:00Z,2021-05-01T03:03:00Z,DUPLICATE,6000,6000,6002,2 line(s) more than acknowledged,0",
         ""));
     Files.writeString(run.resolve("missing.csv"), String.join("\n",
@@ -136,17 +136,17 @@ class RunReportTest {
 
     Table byStatus = block(section(doc, "verdicts"), Table.class, "verdict-table");
     assertThat(byStatus.columns()).extracting(ReportDocument.Column::name).containsExactly("backend", "windows",
-        "OK", "MISSING", "DUPLICATE", "REJECTED", "PENDING", "REPLAYED", "lost lines", "duplicated lines",
-        "not acked lines");
+        "OK", "MISSING", "DUPLICATE", "REPLAYED", "REJECTED", "PENDING", "SUSPECT", "lost lines",
+        "duplicated lines", "not acked lines");
     assertThat(byStatus.rows()).containsExactly(
-        List.of("loki", 3L, 1L, 1L, 0L, 1L, 0L, 0L, 3L, 0L, 10L),
-        List.of("vl", 3L, 1L, 0L, 1L, 0L, 0L, 1L, 0L, 2L, 0L));
+        List.of("loki", 3L, 1L, 1L, 0L, 0L, 1L, 0L, 0L, 3L, 0L, 10L),
+        List.of("vl", 3L, 1L, 0L, 1L, 0L, 0L, 0L, 1L, 0L, 2L, 0L));
     Table notOk = block(section(doc, "verdicts"), Table.class, "not-ok-windows");
     assertThat(notOk.columns()).extracting(ReportDocument.Column::name).contains("replayed_lines");
     assertThat(notOk.rows()).hasSize(4);
 
     Chart vl = block(section(doc, "windows"), Chart.class, "windows-vl");
-    assertThat(series(vl, "REPLAYED (observed - acked)").values()).containsExactly(null, 50.0, null);
+    assertThat(series(vl, "SUSPECT (observed - acked)").values()).containsExactly(null, 50.0, null);
     assertThat(series(vl, "duplicated").values()).containsExactly(null, null, 2.0);
     Chart loki = block(section(doc, "windows"), Chart.class, "windows-loki");
     assertThat(series(loki, "lost").values()).containsExactly(null, 3.0, null);
