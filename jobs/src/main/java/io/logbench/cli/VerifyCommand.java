@@ -24,10 +24,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code verify CONFIG [--run-dir DIR] [--continuous] [--settle D] [--max-wait D] [--recheck D]
- * [--drill N] [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]}: counts every backend of the
- * run back, window by window, against the ledger and the dataset, on Flink. Writes verdicts.csv,
- * missing.csv and verify-summary.txt into the run directory and prints a table per backend.
+ * {@code verify CONFIG [--run-dir DIR] [--window D] [--continuous] [--settle D] [--max-wait D]
+ * [--recheck D] [--drill N] [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]}: counts every
+ * backend of the run back, window by window, against the ledger and the dataset, on Flink. The
+ * window ({@code --window}, else the run file's) is the ledger's or a whole multiple of it. Writes
+ * verdicts.csv, missing.csv and verify-summary.txt into the run directory and prints a table per
+ * backend.
  *
  * <p>Exit codes: 0 when no window is MISSING, DUPLICATE or PENDING (REJECTED windows are reported
  * but are the sender's failure, already in generate's exit code, not the backend's loss); 1 when a
@@ -40,7 +42,8 @@ final class VerifyCommand {
 
   static int run(String[] argv, PrintStream out, PrintStream err) throws Exception {
     Args args = Args.parse("verify", argv, Set.of("--continuous"),
-        Set.of("--run-dir", "--settle", "--max-wait", "--recheck", "--drill", "--verdicts-kafka", "--verdicts-topic"));
+        Set.of("--run-dir", "--window", "--settle", "--max-wait", "--recheck", "--drill", "--verdicts-kafka",
+            "--verdicts-topic"));
     Path file = Path.of(args.positional(0, "the run file (CONFIG)"));
     args.expectPositionals(1);
     boolean continuous = args.flag("--continuous");
@@ -48,6 +51,7 @@ final class VerifyCommand {
     Duration settle = or(args.durationOrZero("--settle"), defaults.settle());
     Duration maxWait = or(args.durationOrZero("--max-wait"), defaults.maxWait());
     Duration recheck = or(args.duration("--recheck"), defaults.recheck());
+    Duration window = args.duration("--window");
     int drill = args.integer("--drill", VerifySettings.DEFAULT_DRILL, 0);
     String kafka = args.option("--verdicts-kafka");
     String topic = args.option("--verdicts-topic");
@@ -67,9 +71,12 @@ final class VerifyCommand {
       }
     }
     VerifySettings settings = new VerifySettings(continuous, settle, maxWait, recheck, drill);
-    VerifyPlan plan = VerifyPlan.of(config, runDir, settings);
-    err.printf(Locale.ROOT, "verify: %d window(s) of %s for %s (%s)%n", plan.targets().get(0).windows(),
-        io.logbench.config.Durations.format(config.window()),
+    VerifyPlan plan = VerifyPlan.of(config, runDir, settings, window);
+    err.printf(Locale.ROOT, "verify: %d window(s) of %s%s for %s (%s)%n", plan.targets().get(0).windows(),
+        io.logbench.config.Durations.format(Duration.ofMillis(plan.windowMillis())),
+        plan.windowMillis() == plan.ledgerWindowMillis() ? ""
+            : " (sums of the ledger's " + io.logbench.config.Durations.format(Duration.ofMillis(
+                plan.ledgerWindowMillis())) + " rows)",
         String.join(", ", plan.targets().stream().map(t -> t.name()).toList()),
         continuous ? "continuous, settle " + settle.toSeconds() + " s, max wait " + maxWait.toSeconds() + " s"
             : "one-shot");
