@@ -197,7 +197,8 @@ public final class BackendChecker {
     for (int k = from; k < to; k++) {
       long s = starts[k];
       long e = s + windowMillis;
-      Verdict v = Verdict.judge(backend, s, e, expected.count(s, e), rollup.window(backend, s, e, rows.rows(), expected),
+      LedgerRollup.Window ledgerWindow = rollup.window(backend, s, e, rows.rows(), expected);
+      Verdict v = Verdict.judge(backend, s, e, expected.count(s, e), ledgerWindow,
           counts == null ? null : counts[k - from], noAnswer, !settings.continuous() || rows.isFinal());
       if (v.status() == Status.PENDING && ledgerError != null && counts != null) {
         v = v.with(Status.PENDING, v.detail() + " (the ledger could not be read: " + ledgerError + ")");

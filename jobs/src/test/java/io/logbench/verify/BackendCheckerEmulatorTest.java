@@ -325,7 +325,8 @@ class BackendCheckerEmulatorTest {
       long s = MAY_2021_MILLIS + k * MINUTE;
       rows.put(s, new LedgerEntry("vl", s, s + MINUTE, 6000, 6000, 6000, Map.of()));
     }
-    VerifySettings continuous = new VerifySettings(true, Duration.ZERO, Duration.ofMinutes(1), Duration.ofSeconds(5), 10);
+    VerifySettings continuous =
+        new VerifySettings(true, Duration.ZERO, Duration.ofMinutes(1), Duration.ofSeconds(5), 10);
     BackendChecker c = coarse(vl(), 2 * MINUTE, live, continuous);
     // the first 2-minute window has both rows: OK; the second lacks its last minute's row
     assertThat(c.step(END)).extracting(r -> r.verdict().status()).containsExactly(Status.OK);

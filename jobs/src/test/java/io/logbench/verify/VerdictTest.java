@@ -101,7 +101,8 @@ class VerdictTest {
     assertThat(v.duplicateLines()).isEqualTo(10);
   }
 
-  private static Verdict judgeRolled(long expected, LedgerEntry sum, long unledgered, Long observed, boolean ledgerFinal) {
+  private static Verdict judgeRolled(long expected, LedgerEntry sum, long unledgered, Long observed,
+      boolean ledgerFinal) {
     return Verdict.judge("loki", 0, 3_600_000, expected, new LedgerRollup.Window(sum, 60, unledgered), observed,
         "timed out", ledgerFinal);
   }

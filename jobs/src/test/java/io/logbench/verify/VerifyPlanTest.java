@@ -76,7 +76,8 @@ class VerifyPlanTest {
     VerifyPlan hours = VerifyPlan.of(config("1m"), runDir, oneShot(), Duration.ofHours(1));
     assertThat(hours.windowMillis()).isEqualTo(HOUR);
     assertThat(hours.ledgerWindowMillis()).isEqualTo(MINUTE);
-    assertThat(hours.targets().get(0).starts()).containsExactly(START, START + HOUR, START + 2 * HOUR, START + 3 * HOUR);
+    assertThat(hours.targets().get(0).starts())
+        .containsExactly(START, START + HOUR, START + 2 * HOUR, START + 3 * HOUR);
     assertThat(hours.targets().get(0).ledgerWindowMillis()).isEqualTo(MINUTE);
 
     VerifyPlan days = VerifyPlan.of(config("1d"), runDir, oneShot());
