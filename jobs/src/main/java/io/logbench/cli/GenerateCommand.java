@@ -37,7 +37,11 @@ final class GenerateCommand {
 
   private GenerateCommand() {}
 
-  /** {@code run.json}: what the verifier needs to know of this run besides its run file. */
+  /**
+   * {@code run.json}: what the verifier needs to know of this run besides its run file. Written
+   * through a temporary file and moved into place, so a continuous verify that starts as soon as
+   * the file exists never reads half of it.
+   */
   static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis, String runId)
       throws java.io.IOException {
     java.util.Map<String, Object> run = new java.util.LinkedHashMap<>();
@@ -49,9 +53,12 @@ final class GenerateCommand {
     run.put("lines", plan.lines());
     run.put("windowMillis", plan.config().window().toMillis());
     run.put("zone", plan.config().zone().getId());
+    Path tmp = runDir.resolve("run.json.tmp");
     new com.fasterxml.jackson.databind.ObjectMapper()
         .writerWithDefaultPrettyPrinter()
-        .writeValue(runDir.resolve("run.json").toFile(), run);
+        .writeValue(tmp.toFile(), run);
+    Files.move(tmp, runDir.resolve("run.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
   static int run(String[] argv, PrintStream out, PrintStream err) throws Exception {

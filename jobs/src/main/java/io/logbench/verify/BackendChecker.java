@@ -18,7 +18,9 @@ import java.util.TreeMap;
  * Checks one backend's windows: each window is due {@code settle} after its end; every {@link
  * #step} counts all due, unsettled windows with one {@link CountReader#counts} call per contiguous
  * run of them (the reader splits to fit its limits), reads the ledger, judges each window, and
- * returns the verdicts that became final, with a drill-down for MISSING and DUPLICATE ones.
+ * returns the verdicts that became final, with a drill-down for MISSING and DUPLICATE ones. Windows
+ * may be a whole multiple of the ledger's: each one's ledger row is then the sum of the rows inside
+ * it ({@link LedgerRollup}).
  *
  * <p>Final: OK and REJECTED at once; MISSING and DUPLICATE at once in one-shot mode, in continuous
  * mode only when they persist until {@code maxWait} after the window's first check; PENDING (no
