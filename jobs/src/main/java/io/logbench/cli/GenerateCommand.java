@@ -68,7 +68,8 @@ final class GenerateCommand implements Callable<Integer> {
   /**
    * {@code run.json}: what the verifier and the report need to know of this run besides its run
    * file; {@code finishedMillis} (when generate ended, or null while it runs) gives the report the
-   * run's wall time. Written through a temporary file: a continuous verify reads it meanwhile.
+   * run's wall time. Written through a temporary file and moved into place, so a continuous verify
+   * that starts as soon as the file exists never reads half of it.
    */
   static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis, String runId,
       Long finishedMillis)

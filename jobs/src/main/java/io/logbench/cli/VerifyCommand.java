@@ -29,11 +29,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code verify CONFIG [--run-dir DIR] [--continuous] [--strict] [--settle D] [--max-wait D]
- * [--recheck D] [--drill N] [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]}: counts every
- * backend of the run back, window by window, against the ledger and the dataset, on Flink. Writes
- * verdicts.csv, missing.csv, verify-summary.txt and verify-stats.csv into the run directory,
- * prints a table per backend, and rewrites the run's report.html.
+ * {@code verify CONFIG [--run-dir DIR] [--window D] [--continuous] [--strict] [--settle D]
+ * [--max-wait D] [--recheck D] [--drill N] [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]}:
+ * counts every backend of the run back, window by window, against the ledger and the dataset, on
+ * Flink. The window ({@code --window}, else the run file's) is the ledger's or a whole multiple of
+ * it. Writes verdicts.csv, missing.csv, verify-summary.txt and verify-stats.csv into the run
+ * directory, prints a table per backend, and rewrites the run's report.html.
  *
  * <p>Exit codes: 0 when no window is MISSING, DUPLICATE or PENDING (REJECTED windows are reported
  * but are the sender's failure, already in generate's exit code, not the backend's loss; REPLAYED
@@ -56,6 +57,11 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Option(names = "--run-dir", paramLabel = "DIR", description = "The run's directory (default: the run file's run.dir).")
   Path runDirOption;
+
+  @Option(names = "--window", paramLabel = "DURATION",
+      description = "Verify at this window: the ledger's (the run file's window when generate ran) or a whole"
+          + " multiple of it (default: the run file's window).")
+  Duration window;
 
   @Option(names = "--continuous", description = "Check windows as they close beside a live generate.")
   boolean continuous;
@@ -99,6 +105,7 @@ final class VerifyCommand implements Callable<Integer> {
     Duration settle = or(settleOption, defaults.settle());
     Duration maxWait = or(maxWaitOption, defaults.maxWait());
     Duration recheck = or(Main.positive("verify", "--recheck", recheckOption), defaults.recheck());
+    Main.positive("verify", "--window", window);
     int drill = drillOption == null ? VerifySettings.DEFAULT_DRILL : drillOption;
     if (drill < 0) {
       throw new UsageException("verify: --drill " + drill + " is not valid; expected 0 or more.");
@@ -119,9 +126,12 @@ final class VerifyCommand implements Callable<Integer> {
       }
     }
     VerifySettings settings = new VerifySettings(continuous, settle, maxWait, recheck, drill);
-    VerifyPlan plan = VerifyPlan.of(config, runDir, settings);
-    err.printf(Locale.ROOT, "verify: %d window(s) of %s for %s (%s)%n", plan.targets().get(0).windows(),
-        io.logbench.config.Durations.format(config.window()),
+    VerifyPlan plan = VerifyPlan.of(config, runDir, settings, window);
+    err.printf(Locale.ROOT, "verify: %d window(s) of %s%s for %s (%s)%n", plan.targets().get(0).windows(),
+        io.logbench.config.Durations.format(Duration.ofMillis(plan.windowMillis())),
+        plan.windowMillis() == plan.ledgerWindowMillis() ? ""
+            : " (sums of the ledger's " + io.logbench.config.Durations.format(Duration.ofMillis(
+                plan.ledgerWindowMillis())) + " rows)",
         String.join(", ", plan.targets().stream().map(t -> t.name()).toList()),
         continuous ? "continuous, settle " + settle.toSeconds() + " s, max wait " + maxWait.toSeconds() + " s"
             : "one-shot");

@@ -1,20 +1,27 @@
 package io.logbench.verify;
 
+import io.logbench.config.Durations;
 import io.logbench.count.CountReader;
+import io.logbench.count.LineIds;
 import io.logbench.ledger.LedgerEntry;
 import io.logbench.replay.Replays;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.verify.Verdict.Status;
 import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Checks one backend's windows: each window is due {@code settle} after its end; every {@link
  * #step} counts all due, unsettled windows with one {@link CountReader#counts} call per contiguous
  * run of them (the reader splits to fit its limits), reads the ledger, judges each window, and
- * returns the verdicts that became final, with a drill-down for MISSING and DUPLICATE ones.
+ * returns the verdicts that became final, with a drill-down for MISSING and DUPLICATE ones. Windows
+ * may be a whole multiple of the ledger's: each one's ledger row is then the sum of the rows inside
+ * it ({@link LedgerRollup}).
  *
  * <p>A DUPLICATE window whose extra copies the run's restore records explain becomes REPLAYED
  * when it is final ({@link ReplayRule}, with {@link #replays}).
@@ -38,6 +45,7 @@ public final class BackendChecker {
   private final CountReader reader;
   private final long[] starts;
   private final long windowMillis;
+  private final LedgerRollup rollup;
   private final ExpectedCounts expected;
   private final long firstIndex;
   private final LedgerView ledger;
@@ -48,6 +56,7 @@ public final class BackendChecker {
   /** When each window was first checked (its max-wait counts from then); 0 before. */
   private final long[] firstCheck;
   private int open;
+  private long maxDrillRead = MAX_DRILL_READ;
   private long missingLines;
   private long duplicateLines;
   private long replayedLines;
@@ -55,13 +64,26 @@ public final class BackendChecker {
   /** The restore records as of the current {@link #step}. */
   private Replays replays = Replays.none();
 
+  /** A checker of windows of the ledger's own size. */
+  public BackendChecker(String backend, CountReader reader, List<Long> starts, long windowMillis,
+      ExpectedCounts expected, long firstIndex, LedgerView ledger, VerifySettings settings, boolean idsFromNanos) {
+    this(backend, reader, starts, windowMillis, windowMillis, expected, firstIndex, ledger, settings, idsFromNanos);
+  }
+
   /**
    * @param starts window starts, ascending, each {@code windowMillis} after the one before
+   * @param ledgerWindowMillis the ledger's window; {@code windowMillis} is a whole multiple of it,
+   *     and each window's ledger row is the sum of the rows inside ({@link LedgerRollup})
    * @param firstIndex the plan's first index: sequence id of the run's first line
    * @param idsFromNanos the reader's ids are nanosecond offsets ({@code seq mod 999,999})
    */
   public BackendChecker(String backend, CountReader reader, List<Long> starts, long windowMillis,
-      ExpectedCounts expected, long firstIndex, LedgerView ledger, VerifySettings settings, boolean idsFromNanos) {
+      long ledgerWindowMillis, ExpectedCounts expected, long firstIndex, LedgerView ledger, VerifySettings settings,
+      boolean idsFromNanos) {
+    if (ledgerWindowMillis <= 0 || windowMillis % ledgerWindowMillis != 0) {
+      throw new IllegalArgumentException("Windows of " + windowMillis + " ms are not a whole number of the ledger's "
+          + ledgerWindowMillis + " ms windows.");
+    }
     this.backend = backend;
     this.reader = reader;
     this.starts = starts.stream().mapToLong(Long::longValue).toArray();
@@ -71,6 +93,7 @@ public final class BackendChecker {
       }
     }
     this.windowMillis = windowMillis;
+    this.rollup = new LedgerRollup(ledgerWindowMillis);
     this.expected = expected;
     this.firstIndex = firstIndex;
     this.ledger = ledger;
@@ -84,6 +107,12 @@ public final class BackendChecker {
 
   public String backend() {
     return backend;
+  }
+
+  /** Reads at most {@code lines} ids per drill-down instead of {@value #MAX_DRILL_READ} (for tests). */
+  BackendChecker maxDrillRead(long lines) {
+    this.maxDrillRead = lines;
+    return this;
   }
 
   /** Every window has its final verdict. */
@@ -195,7 +224,8 @@ public final class BackendChecker {
     for (int k = from; k < to; k++) {
       long s = starts[k];
       long e = s + windowMillis;
-      Verdict v = Verdict.judge(backend, s, e, expected.count(s, e), rows.rows().get(s),
+      LedgerRollup.Window ledgerWindow = rollup.window(backend, s, e, rows.rows(), expected);
+      Verdict v = Verdict.judge(backend, s, e, expected.count(s, e), ledgerWindow,
           counts == null ? null : counts[k - from], noAnswer, !settings.continuous() || rows.isFinal());
       if (v.status() == Status.PENDING && ledgerError != null && counts != null) {
         v = v.with(Status.PENDING, v.detail() + " (the ledger could not be read: " + ledgerError + ")");
@@ -210,7 +240,7 @@ public final class BackendChecker {
         case PENDING -> now >= deadline(k);
       };
       if (isFinal) {
-        Drill drill = drill(v);
+        Drill drill = drill(v, rows.rows());
         v = ReplayRule.judge(v, drill, replays, firstId(v), endId(v));
         settled[k] = true;
         open--;
@@ -236,23 +266,114 @@ public final class BackendChecker {
     return firstIndex + expected.countBefore(v.windowEndMillis());
   }
 
-  private Drill drill(Verdict v) {
+  /**
+   * The drill-down of a MISSING or DUPLICATE window: its ids read back and compared with its
+   * expected range. A window too big to read whole (more than {@value #MAX_DRILL_READ} lines, or
+   * more than 999,999 when ids come from nanosecond offsets) that covers several ledger windows is
+   * narrowed first: its ledger windows are counted (one count call) and only those whose count
+   * differs from their ledger row are read.
+   */
+  private Drill drill(Verdict v, Map<Long, LedgerEntry> rows) {
     if (settings.drill() == 0 || (v.status() != Status.MISSING && v.status() != Status.DUPLICATE)) {
       return null;
     }
-    long first = firstId(v);
-    long end = endId(v);
-    long read = Math.max(v.observed(), v.expected()) + 1;
-    if (read > MAX_DRILL_READ) {
-      return Drill.impossible("the window holds " + v.observed() + " lines, more than the " + MAX_DRILL_READ
-          + " a drill-down reads");
+    long s = v.windowStartMillis();
+    long e = v.windowEndMillis();
+    String tooBig = tooBig(s, e, Math.max(v.observed(), v.expected()));
+    if (tooBig == null) {
+      return drillRange(s, e, Math.max(v.observed(), v.expected()));
     }
+    if (e - s == rollup.ledgerWindowMillis()) {
+      return Drill.impossible(tooBig);
+    }
+    return drillLedgerWindows(s, e, rows, tooBig);
+  }
+
+  /** Why {@code [start, end)}, holding {@code lines}, cannot be drilled in one read; null when it can. */
+  private String tooBig(long start, long end, long lines) {
+    if (lines + 1 > maxDrillRead) {
+      return "the window holds " + lines + " lines, more than the " + maxDrillRead + " a drill-down reads";
+    }
+    long size = expected.count(start, end);
+    if (idsFromNanos && size > LineIds.MODULUS) {
+      return "the window expects " + size + " lines, more than " + LineIds.MODULUS
+          + ", so ids read from nanosecond offsets cannot be mapped back to sequence ids";
+    }
+    return null;
+  }
+
+  /** Reads the ids of {@code [start, end)} (at most {@code lines + 1}) and compares them with its range. */
+  private Drill drillRange(long start, long end, long lines) {
+    long first = firstIndex + expected.countBefore(start);
+    long last = firstIndex + expected.countBefore(end);
     try {
-      List<Long> ids = reader.sequenceIds(v.windowStartMillis(), v.windowEndMillis(), (int) read);
+      List<Long> ids = reader.sequenceIds(start, end, (int) Math.min(maxDrillRead, lines + 1));
       Replays r = replays;
-      return Drill.of(first, end, ids, idsFromNanos, settings.drill(), r.isEmpty() ? null : r::contains);
-    } catch (IOException | RuntimeException e) {
-      return Drill.impossible("the backend did not list the window's ids: " + e.getMessage());
+      return Drill.of(first, last, ids, idsFromNanos, settings.drill(), r.isEmpty() ? null : r::contains);
+    } catch (IOException | RuntimeException ex) {
+      return Drill.impossible("the backend did not list the window's ids: " + ex.getMessage());
     }
+  }
+
+  /**
+   * The drill-down of a window too big to read whole, from its ledger windows whose count differs
+   * from their ledger row; a loss and a duplicate that cancel out within one ledger window are
+   * not seen, which the note says.
+   */
+  private Drill drillLedgerWindows(long start, long end, Map<Long, LedgerEntry> rows, String tooBig) {
+    long fine = rollup.ledgerWindowMillis();
+    long[] counts;
+    try {
+      counts = reader.counts(start, end, fine);
+    } catch (IOException | RuntimeException ex) {
+      return Drill.impossible(tooBig + "; counting its ledger windows failed: " + ex.getMessage());
+    }
+    int limit = settings.drill();
+    List<Long> missing = new ArrayList<>();
+    long missingTotal = 0;
+    Map<Long, Integer> duplicates = new TreeMap<>();
+    List<Long> strangers = new ArrayList<>();
+    List<String> notes = new ArrayList<>();
+    int differing = 0;
+    int drilled = 0;
+    long read = 0;
+    for (int j = 0; j < counts.length; j++) {
+      long s = start + j * fine;
+      LedgerEntry row = rows.get(s);
+      long acked = row == null ? 0 : row.acked();
+      if (counts[j] == acked) {
+        continue;
+      }
+      differing++;
+      long lines = Math.max(counts[j], expected.count(s, s + fine));
+      if (read + lines + 1 > maxDrillRead) {
+        continue;
+      }
+      read += lines + 1;
+      drilled++;
+      String partTooBig = tooBig(s, s + fine, lines);
+      Drill d = partTooBig != null ? Drill.impossible(partTooBig) : drillRange(s, s + fine, lines);
+      missingTotal += d.missingTotal();
+      d.missing().stream().limit(Math.max(0, limit - missing.size())).forEach(missing::add);
+      d.duplicates().forEach((id, n) -> {
+        if (duplicates.size() < limit) {
+          duplicates.put(id, n);
+        }
+      });
+      d.strangers().stream().limit(Math.max(0, limit - strangers.size())).forEach(strangers::add);
+      if (!d.note().isEmpty()) {
+        notes.add(Instant.ofEpochMilli(s) + ": " + d.note());
+      }
+    }
+    StringBuilder note = new StringBuilder(tooBig).append("; listed the ids of the ").append(drilled)
+        .append(" ledger window(s) of ").append(Durations.format(Duration.ofMillis(fine)))
+        .append(" whose count differs from the ledger");
+    if (drilled < differing) {
+      note.append(" (").append(differing - drilled).append(" more were not read: over ").append(maxDrillRead)
+          .append(" lines)");
+    }
+    note.append("; a loss and a duplicate within one ledger window cancel out and are not listed");
+    notes.forEach(n -> note.append("; ").append(n));
+    return new Drill(missing, missingTotal, duplicates, strangers, note.toString());
   }
 }

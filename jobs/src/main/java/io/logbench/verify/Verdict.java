@@ -100,6 +100,20 @@ public record Verdict(
    */
   public static Verdict judge(String backend, long start, long end, long expected, LedgerEntry row,
       Long observedOrNull, String noAnswer, boolean ledgerFinal) {
+    return judge(backend, start, end, expected, new LedgerRollup.Window(row, row == null ? 0 : 1, 0),
+        observedOrNull, noAnswer, ledgerFinal);
+  }
+
+  /**
+   * As {@link #judge(String, long, long, long, LedgerEntry, Long, String, boolean)}, for a window
+   * that covers several ledger windows: {@code ledger.row()} is the sum of their rows ({@link
+   * LedgerRollup}), and while some of them that expect lines have no row yet ({@code
+   * ledger.unledgered() > 0}) the window is PENDING, before anything else is judged: the rows
+   * that are there cannot say whether the window's lines were acknowledged.
+   */
+  public static Verdict judge(String backend, long start, long end, long expected, LedgerRollup.Window ledger,
+      Long observedOrNull, String noAnswer, boolean ledgerFinal) {
+    LedgerEntry row = ledger.row();
     long acked = row == null ? 0 : row.acked();
     Map<String, Long> rejected = row == null ? Map.of() : row.rejected();
     long observed = observedOrNull == null ? -1 : observedOrNull;
@@ -110,6 +124,10 @@ public record Verdict(
     if (row == null && expected > 0) {
       return new Verdict(backend, start, end, expected, 0, observed, Status.PENDING, rejected,
           "the ledger has no row for this window yet");
+    }
+    if (ledger.unledgered() > 0) {
+      return new Verdict(backend, start, end, expected, acked, observed, Status.PENDING, rejected,
+          "the ledger has no row yet for " + ledger.unledgered() + " of this window's " + expected + " line(s)");
     }
     String reasons = reasons(expected, row, ledgerFinal);
     if (observed < acked) {

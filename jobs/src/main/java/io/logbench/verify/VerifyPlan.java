@@ -3,6 +3,9 @@ package io.logbench.verify;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.config.ConfigException;
+import io.logbench.config.Durations;
+import io.logbench.ledger.LedgerEntry;
+import io.logbench.ledger.LedgerFiles;
 import io.logbench.ledger.stream.Ledger;
 import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunPlan;
@@ -14,6 +17,9 @@ import io.logbench.sink.WindowGrid;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,12 +27,19 @@ import java.util.Map;
 
 /**
  * What a verification checks: the run's start (from {@value #RUN_JSON}), its windows (the plan's
- * span on the grid aligned like the ledger's, {@code WindowGrid.aligned(window, zone,
- * spanStart)}), and one {@link VerifyTarget} per backend that can count back.
+ * span on a grid aligned to local midnight like the ledger's, {@code WindowGrid.aligned(window,
+ * zone, near)}), and one {@link VerifyTarget} per backend that can count back.
+ *
+ * <p><b>Windows.</b> The verifier's window is {@code --window} when given, else the run file's
+ * {@code window}. It must be a whole multiple of the ledger's window, on the ledger's grid: each
+ * window's acknowledged lines are then the sum of the ledger rows inside it ({@link
+ * LedgerRollup}). The ledger's window is run.json's {@code windowMillis} (written by generate);
+ * for a run directory from before that, the size of the ledger's own rows ({@code window_end -
+ * window_start}); without rows either, the run file's window.
  */
 public final class VerifyPlan {
 
-  /** The run directory's file that holds {@code {"runStartMillis": <epoch ms>}}. */
+  /** The run directory's file that holds {@code {"runStartMillis": <epoch ms>, ...}}. */
   public static final String RUN_JSON = "run.json";
 
   private final RunPlan plan;
@@ -34,34 +47,52 @@ public final class VerifyPlan {
   private final List<VerifyTarget> targets;
   private final Map<String, String> skipped;
   private final long[] span;
+  private final long windowMillis;
+  private final long ledgerWindowMillis;
 
   private VerifyPlan(RunPlan plan, long runStartMillis, List<VerifyTarget> targets, Map<String, String> skipped,
-      long[] span) {
+      long[] span, long windowMillis, long ledgerWindowMillis) {
     this.plan = plan;
     this.runStartMillis = runStartMillis;
     this.targets = targets;
     this.skipped = skipped;
     this.span = span;
+    this.windowMillis = windowMillis;
+    this.ledgerWindowMillis = ledgerWindowMillis;
+  }
+
+  /** The verification of {@code config}'s run in {@code runDir} at the run file's window. */
+  public static VerifyPlan of(RunConfig config, Path runDir, VerifySettings settings) throws IOException {
+    return of(config, runDir, settings, null);
   }
 
   /**
    * The verification of {@code config}'s run in {@code runDir}.
    *
+   * @param window the verifier's window ({@code --window}), or null for the run file's
    * @throws ConfigException when the run's start cannot be known (no run.json for compressed or
-   *     now timestamps) or the run file has no backend to check
+   *     now timestamps), the window is not a whole multiple of the ledger's or off its grid, or
+   *     the run file has no backend to check
    */
-  public static VerifyPlan of(RunConfig config, Path runDir, VerifySettings settings) throws IOException {
+  public static VerifyPlan of(RunConfig config, Path runDir, VerifySettings settings, Duration window)
+      throws IOException {
     RunPlan plan = RunPlan.of(config);
-    long runStart = runStartMillis(config, plan, runDir);
+    JsonNode runJson = runJson(runDir);
+    long runStart = runStartMillis(config, plan, runDir, runJson);
     ExpectedCounts expected = plan.expectedCounts(runStart);
     long[] span = plan.span(runStart);
-    long window = config.window().toMillis();
-    WindowGrid grid = WindowGrid.aligned(window, config.zone(), span[0]);
+    // the ledger's grid is anchored near the first line's own time (original timestamps) or the
+    // run's start, as generate anchors it
+    long near = config.timestamps() == TimestampMode.ORIGINAL ? span[0] : runStart;
+    String source = window != null ? "--window" : "the run file's window";
+    long size = window != null ? window.toMillis() : config.window().toMillis();
+    WindowGrid grid = WindowGrid.aligned(size, config.zone(), near);
+    long ledgerWindow = ledgerGrid(config, runDir, runJson, near, grid, source);
     List<Long> starts = Ledger.windowStarts(grid, span[0], span[1]);
     LedgerView ledger = LedgerView.files(runDir, !settings.continuous());
     List<VerifyTarget> targets = new ArrayList<>();
     Map<String, String> skipped = new LinkedHashMap<>();
-    RunContext run = new RunContext(runId(runDir), plan.dataset().streams(), plan.dataset(), plan.firstIndex(),
+    RunContext run = new RunContext(runId(runJson), plan.dataset().streams(), plan.dataset(), plan.firstIndex(),
         expected);
     for (BackendConfig b : config.backends()) {
       if (!b.spec().capabilities().countable()) {
@@ -69,37 +100,110 @@ public final class VerifyPlan {
         continue;
       }
       targets.add(new VerifyTarget(b.spec(), run, expected,
-          starts.isEmpty() ? span[0] : starts.get(0), starts.size(), window, ledger, settings,
+          starts.isEmpty() ? span[0] : starts.get(0), starts.size(), size, ledgerWindow, ledger, settings,
           ReplayView.files(runDir)));
     }
     if (targets.isEmpty()) {
       throw new ConfigException("backends: no backend of the run file can be counted back; expected at least one"
           + " backend that is not discard.");
     }
-    return new VerifyPlan(plan, runStart, targets, skipped, span);
+    return new VerifyPlan(plan, runStart, targets, skipped, span, size, ledgerWindow);
   }
 
-  /** run.json's runId, or null when there is no run.json or it names none (an older run). */
-  static String runId(Path runDir) throws IOException {
+  /**
+   * The ledger's window, checked against the verifier's grid: the verifier's window must be a
+   * whole multiple of it and start on one of the ledger's window starts.
+   */
+  static long ledgerGrid(RunConfig config, Path runDir, JsonNode runJson, long near, WindowGrid grid,
+      String source) throws IOException {
+    long size;
+    String from;
+    long anchor;
+    List<LedgerEntry> rows = ledgerRows(runDir, config);
+    JsonNode w = runJson == null ? null : runJson.get("windowMillis");
+    if (w != null && w.canConvertToLong() && w.asLong() > 0) {
+      size = w.asLong();
+      from = runDir.resolve(RUN_JSON) + "'s windowMillis";
+    } else if (!rows.isEmpty()) {
+      LedgerEntry r = rows.get(0);
+      size = r.windowEndMillis() - r.windowStartMillis();
+      from = "the ledger's rows";
+    } else {
+      size = config.window().toMillis();
+      from = "the run file's window, as " + runDir.resolve(RUN_JSON) + " does not say";
+    }
+    if (!rows.isEmpty()) {
+      anchor = rows.get(0).windowStartMillis();
+    } else {
+      ZoneId zone = runJson != null && runJson.path("zone").isTextual() ? zoneOf(runJson.get("zone").asText(), runDir)
+          : config.zone();
+      anchor = WindowGrid.aligned(size, zone, near).anchorMillis();
+    }
+    String ours = Durations.format(Duration.ofMillis(grid.sizeMillis()));
+    String theirs = Durations.format(Duration.ofMillis(size));
+    if (grid.sizeMillis() % size != 0) {
+      throw new ConfigException("window: " + ours + " (" + source + ") is not a whole multiple of the run's ledger"
+          + " window " + theirs + " (from " + from + "); the ledger counts acknowledged lines per " + theirs
+          + " window, so verify can only add up whole ledger windows: expected " + theirs + " or a multiple of it.");
+    }
+    if (Math.floorMod(grid.anchorMillis() - anchor, size) != 0) {
+      throw new ConfigException("window: " + ours + " windows (" + source + ") in zone " + config.zone()
+          + " start at " + Instant.ofEpochMilli(grid.anchorMillis()) + ", which is not the start of any of"
+          + " the run's ledger windows of " + theirs + " (from " + from + "; one starts at "
+          + Instant.ofEpochMilli(anchor) + "); expected a window and zone whose windows start on the"
+          + " ledger's grid.");
+    }
+    return size;
+  }
+
+  private static ZoneId zoneOf(String id, Path runDir) {
+    try {
+      return ZoneId.of(id);
+    } catch (java.time.DateTimeException e) {
+      throw new ConfigException(runDir.resolve(RUN_JSON) + ": zone: " + id + " is not a time zone; expected an id"
+          + " such as America/Sao_Paulo or UTC.");
+    }
+  }
+
+  /** The ledger rows in the run directory so far (merged, else the backends' own), or none. */
+  private static List<LedgerEntry> ledgerRows(Path runDir, RunConfig config) throws IOException {
+    List<LedgerEntry> rows = LedgerFiles.readLive(runDir);
+    for (BackendConfig b : config.backends()) {
+      if (!rows.isEmpty()) {
+        break;
+      }
+      Path own = runDir.resolve(LedgerView.PER_BACKEND).resolve(b.name());
+      if (Files.isDirectory(own)) {
+        rows = LedgerFiles.readLive(own);
+      }
+    }
+    return rows;
+  }
+
+  /** run.json's content, or null when there is none. */
+  static JsonNode runJson(Path runDir) throws IOException {
     Path file = runDir.resolve(RUN_JSON);
     if (!Files.exists(file)) {
       return null;
     }
-    JsonNode id = new ObjectMapper().readTree(file.toFile()).get("runId");
+    try {
+      return new ObjectMapper().readTree(file.toFile());
+    } catch (IOException e) {
+      throw new ConfigException(file + " is not JSON: " + e.getMessage());
+    }
+  }
+
+  /** run.json's runId, or null when there is no run.json or it names none (an older run). */
+  static String runId(JsonNode runJson) {
+    JsonNode id = runJson == null ? null : runJson.get("runId");
     return id == null || !id.isTextual() ? null : id.asText();
   }
 
   /** run.json's runStartMillis; else, for original timestamps, the first line's time. */
-  static long runStartMillis(RunConfig config, RunPlan plan, Path runDir) throws IOException {
+  static long runStartMillis(RunConfig config, RunPlan plan, Path runDir, JsonNode runJson) {
     Path file = runDir.resolve(RUN_JSON);
-    if (Files.exists(file)) {
-      JsonNode root;
-      try {
-        root = new ObjectMapper().readTree(file.toFile());
-      } catch (IOException e) {
-        throw new ConfigException(file + " is not JSON: " + e.getMessage());
-      }
-      JsonNode start = root == null ? null : root.get("runStartMillis");
+    if (runJson != null) {
+      JsonNode start = runJson.get("runStartMillis");
       if (start == null || !start.canConvertToLong()) {
         throw new ConfigException(file + ": runStartMillis: missing; expected the run's start in epoch milliseconds.");
       }
@@ -128,6 +232,16 @@ public final class VerifyPlan {
   /** Backends not checked, with why. */
   public Map<String, String> skipped() {
     return skipped;
+  }
+
+  /** The verifier's window. */
+  public long windowMillis() {
+    return windowMillis;
+  }
+
+  /** The ledger's window, of which {@link #windowMillis} is a whole multiple. */
+  public long ledgerWindowMillis() {
+    return ledgerWindowMillis;
   }
 
   /** First line's time and one past the last's. */

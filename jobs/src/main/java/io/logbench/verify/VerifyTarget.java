@@ -16,10 +16,12 @@ import java.util.List;
  *
  * @param firstStart start of the first window
  * @param windows number of consecutive windows of {@code windowMillis}
+ * @param ledgerWindowMillis the ledger's window, of which {@code windowMillis} is a whole multiple
  * @param replays where the run's restore records are (what restores sent again)
  */
 public record VerifyTarget(BackendSpec spec, RunContext run, ExpectedCounts expected,
-    long firstStart, int windows, long windowMillis, LedgerView ledger, VerifySettings settings, ReplayView replays)
+    long firstStart, int windows, long windowMillis, long ledgerWindowMillis, LedgerView ledger,
+    VerifySettings settings, ReplayView replays)
     implements Serializable {
 
   private static final long serialVersionUID = 1L;
@@ -54,7 +56,7 @@ public record VerifyTarget(BackendSpec spec, RunContext run, ExpectedCounts expe
 
   /** Opens the reader and a checker of every window over it. */
   public BackendChecker openChecker() {
-    return new BackendChecker(name(), openReader(), starts(), windowMillis, expected, run.firstIndex(), ledger,
-        settings, idsFromNanos()).replays(replays);
+    return new BackendChecker(name(), openReader(), starts(), windowMillis, ledgerWindowMillis, expected,
+        run.firstIndex(), ledger, settings, idsFromNanos()).replays(replays);
   }
 }

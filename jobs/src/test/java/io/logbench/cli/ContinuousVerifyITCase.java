@@ -81,7 +81,7 @@ class ContinuousVerifyITCase {
   private record Both(Outcome generate, Outcome verify, boolean ledgerFinalWhenVerifyStarted) {}
 
   /** Starts generate, waits for its run.json, then runs continuous verify while generate goes on. */
-  private Both generateAndVerify() throws Exception {
+  private Both generateAndVerify(String... verifyArgs) throws Exception {
     Path config = runFile();
     Path runDir = dir.resolve("run");
     CompletableFuture<Outcome> generate = CompletableFuture.supplyAsync(
@@ -93,8 +93,10 @@ class ContinuousVerifyITCase {
     }
     assertThat(generate.isDone()).as("generate still runs when run.json appears").isFalse();
     boolean finalLedger = Files.exists(runDir.resolve(LedgerFiles.CSV));
-    Outcome verify = main("verify", config.toString(), "--run-dir", runDir.toString(), "--continuous",
-        "--settle", "1s", "--max-wait", "10s", "--recheck", "500ms");
+    List<String> args = new java.util.ArrayList<>(List.of("verify", config.toString(), "--run-dir",
+        runDir.toString(), "--continuous", "--settle", "1s", "--max-wait", "10s", "--recheck", "500ms"));
+    args.addAll(List.of(verifyArgs));
+    Outcome verify = main(args.toArray(String[]::new));
     return new Both(generate.get(60, TimeUnit.SECONDS), verify, finalLedger);
   }
 
@@ -116,6 +118,24 @@ class ContinuousVerifyITCase {
       assertThat(rows).as(backend).hasSizeBetween(4, 5).allMatch(r -> r.contains(",OK,"));
       long observed = rows.stream().mapToLong(r -> Long.parseLong(r.split(",")[6])).sum();
       assertThat(observed).as(backend).isEqualTo(LINES);
+    }
+  }
+
+  @Test
+  void followsALiveRunAtTwiceTheLedgersWindowToEveryWindowOk() throws Exception {
+    Both b = generateAndVerify("--window", "4s");
+    assertThat(b.ledgerFinalWhenVerifyStarted()).as("verify started before the run ended").isFalse();
+    assertThat(b.generate().code()).as(b.generate().printed()).isZero();
+    assertThat(b.verify().code()).as(b.verify().printed()).isZero();
+    assertThat(b.verify().printed()).contains(" window(s) of 4s (sums of the ledger's 2s rows) for loki, vl");
+    for (String backend : List.of("loki", "vl")) {
+      List<String> rows = verdicts(backend);
+      // 8 s of lines over 4 s windows not aligned to the run's start: 2 or 3 windows
+      assertThat(rows).as(backend).hasSizeBetween(2, 3).allMatch(r -> r.contains(",OK,"));
+      long observed = rows.stream().mapToLong(r -> Long.parseLong(r.split(",")[6])).sum();
+      assertThat(observed).as(backend).isEqualTo(LINES);
+      long acked = rows.stream().mapToLong(r -> Long.parseLong(r.split(",")[5])).sum();
+      assertThat(acked).as("%s: the ledger's 2 s rows summed", backend).isEqualTo(LINES);
     }
   }
 

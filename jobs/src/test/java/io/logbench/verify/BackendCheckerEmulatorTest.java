@@ -240,4 +240,113 @@ class BackendCheckerEmulatorTest {
     assertThat(last.get(0).drill().missingTotal()).isEqualTo(6000);
     assertThat(c.missingLines()).isEqualTo(6000);
   }
+
+  /** A checker of windows of {@code windowMillis} over the test's 1-minute ledger rows. */
+  private BackendChecker coarse(io.logbench.sink.BackendSpec spec, long windowMillis, LedgerView ledger,
+      VerifySettings settings) {
+    List<Long> starts = new ArrayList<>();
+    for (long s = MAY_2021_MILLIS; s < END; s += windowMillis) {
+      starts.add(s);
+    }
+    return new BackendChecker(spec.name(), spec.openCounter(RunContext.of(data.dataset().streams())), starts,
+        windowMillis, MINUTE, expected, 0, ledger, settings, false);
+  }
+
+  /** Pushes every window to the Loki emulator, losing 7 lines of window 1; returns them. */
+  private List<Long> pushLosingSevenOfWindowOne() {
+    try (BatchSender s = loki(Duration.ofSeconds(5)).open(RunContext.of(data.dataset().streams()))) {
+      WindowedPush.sendAccepted(s, data.batch(0));
+      loki.faults().loseFromNext(7);
+      for (int k = 1; k < WINDOWS; k++) {
+        WindowedPush.sendAccepted(s, data.batch(k));
+      }
+    }
+    Set<Long> stored = new HashSet<>();
+    loki.entries().forEach(e -> stored.add(LineIds.seqField(e.line())));
+    List<Long> lost = new ArrayList<>(data.ids(1));
+    lost.removeAll(stored);
+    assertThat(lost).hasSize(7);
+    return lost;
+  }
+
+  @Test
+  void theSameLossShowsInTheWindowHoldingItAtEveryMultipleOfTheLedgersWindow() {
+    List<Long> lost = pushLosingSevenOfWindowOne();
+    for (long size : new long[] {MINUTE, 2 * MINUTE, 4 * MINUTE}) {
+      BackendChecker c = coarse(loki(Duration.ofSeconds(5)), size, ledger("loki"), oneShot());
+      List<Result> results = c.step(END);
+      assertThat(results).as("%d ms windows", size).hasSize((int) (WINDOWS * MINUTE / size));
+      for (Result r : results) {
+        boolean holdsTheLoss = r.verdict().windowStartMillis() <= MAY_2021_MILLIS + MINUTE
+            && r.verdict().windowEndMillis() > MAY_2021_MILLIS + MINUTE;
+        long lines = size / MINUTE * 6000;
+        assertThat(r.verdict().expected()).isEqualTo(lines);
+        assertThat(r.verdict().acked()).as("the ledger rows inside, summed").isEqualTo(lines);
+        assertThat(r.verdict().status()).isEqualTo(holdsTheLoss ? Status.MISSING : Status.OK);
+        assertThat(r.verdict().missingLines()).isEqualTo(holdsTheLoss ? 7 : 0);
+        if (holdsTheLoss) {
+          assertThat(r.drill().missing()).containsExactlyElementsOf(lost);
+          assertThat(r.drill().note()).isEmpty();
+        }
+      }
+    }
+  }
+
+  @Test
+  void aCoarseWindowTooBigToReadWholeIsDrilledThroughItsLedgerWindowsThatDiffer() {
+    List<Long> lost = pushLosingSevenOfWindowOne();
+    List<Result> results = coarse(loki(Duration.ofSeconds(5)), 4 * MINUTE, ledger("loki"), oneShot())
+        .maxDrillRead(10_000).step(END);
+    assertThat(results).hasSize(1);
+    Result r = results.get(0);
+    assertThat(r.verdict().status()).isEqualTo(Status.MISSING);
+    assertThat(r.verdict().missingLines()).isEqualTo(7);
+    assertThat(r.drill().missing()).containsExactlyElementsOf(lost);
+    assertThat(r.drill().missingTotal()).isEqualTo(7);
+    assertThat(r.drill().note()).isEqualTo("the window holds 24000 lines, more than the 10000 a drill-down reads;"
+        + " listed the ids of the 1 ledger window(s) of 1m whose count differs from the ledger; a loss and a"
+        + " duplicate within one ledger window cancel out and are not listed");
+    // a window of the ledger's own size that is too big stays impossible, and says why
+    Result fine = coarse(loki(Duration.ofSeconds(5)), MINUTE, ledger("loki"), oneShot()).maxDrillRead(5_000)
+        .step(END).get(1);
+    assertThat(fine.verdict().status()).isEqualTo(Status.MISSING);
+    assertThat(fine.drill().missing()).isEmpty();
+    assertThat(fine.drill().note()).isEqualTo("the window holds 6000 lines, more than the 5000 a drill-down reads");
+  }
+
+  @Test
+  void continuousCoarseWindowsWaitUntilEveryLedgerRowInsideIsThere() {
+    try (BatchSender s = vl().open(RunContext.of(data.dataset().streams()))) {
+      data.sendAll(s);
+    }
+    Map<Long, LedgerEntry> rows = new java.util.concurrent.ConcurrentHashMap<>();
+    LedgerView live = name -> new LedgerView.Snapshot(Map.copyOf(rows), false);
+    for (int k = 0; k < 3; k++) {
+      long s = MAY_2021_MILLIS + k * MINUTE;
+      rows.put(s, new LedgerEntry("vl", s, s + MINUTE, 6000, 6000, 6000, Map.of()));
+    }
+    VerifySettings continuous =
+        new VerifySettings(true, Duration.ZERO, Duration.ofMinutes(1), Duration.ofSeconds(5), 10);
+    BackendChecker c = coarse(vl(), 2 * MINUTE, live, continuous);
+    // the first 2-minute window has both rows: OK; the second lacks its last minute's row
+    assertThat(c.step(END)).extracting(r -> r.verdict().status()).containsExactly(Status.OK);
+    assertThat(c.done()).isFalse();
+    long last = MAY_2021_MILLIS + 3 * MINUTE;
+    rows.put(last, new LedgerEntry("vl", last, last + MINUTE, 6000, 3000, 3000, Map.of()));
+    assertThat(c.step(END + 5_000)).as("its row still waits for batches").isEmpty();
+    rows.put(last, new LedgerEntry("vl", last, last + MINUTE, 6000, 6000, 6000, Map.of()));
+    List<Result> done = c.step(END + 10_000);
+    assertThat(done).extracting(r -> r.verdict().status()).containsExactly(Status.OK);
+    assertThat(done.get(0).verdict().acked()).isEqualTo(12_000);
+    assertThat(c.done()).isTrue();
+  }
+
+  @Test
+  void windowsThatAreNotAWholeNumberOfLedgerWindowsAreRefused() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> new BackendChecker("vl",
+            vl().openCounter(RunContext.of(data.dataset().streams())), List.of(MAY_2021_MILLIS), 90_000, MINUTE,
+            expected, 0, ledger("vl"), oneShot(), false))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Windows of 90000 ms are not a whole number of the ledger's 60000 ms windows.");
+  }
 }

@@ -116,4 +116,33 @@ class VerdictTest {
     assertThat(v.status()).isEqualTo(Status.REJECTED);
     assertThat(v.detail()).isEqualTo("30 line(s) not acknowledged: aborted=30");
   }
+
+  private static Verdict judgeRolled(long expected, LedgerEntry sum, long unledgered, Long observed,
+      boolean ledgerFinal) {
+    return Verdict.judge("loki", 0, 3_600_000, expected, new LedgerRollup.Window(sum, 60, unledgered), observed,
+        "timed out", ledgerFinal);
+  }
+
+  @Test
+  void aCoarseWindowWithLedgerWindowsStillWithoutARowIsPendingBeforeAnythingElse() {
+    LedgerEntry sum = new LedgerEntry("loki", 0, 3_600_000, 5000, 5000, 5000, Map.of());
+    // 1,000 of the hour's 6,000 lines are in minutes the ledger has no row for yet: the 5,900
+    // lines found would otherwise read as 900 duplicates
+    Verdict v = judgeRolled(6000, sum, 1000, 5900L, false);
+    assertThat(v.status()).isEqualTo(Status.PENDING);
+    assertThat(v.acked()).isEqualTo(5000);
+    assertThat(v.detail()).isEqualTo("the ledger has no row yet for 1000 of this window's 6000 line(s)");
+    assertThat(judgeRolled(6000, sum, 1000, 5900L, true).status()).isEqualTo(Status.PENDING);
+  }
+
+  @Test
+  void aCoarseWindowIsFinalOnlyWhenEveryLedgerWindowInsideIs() {
+    // every minute has its row, but some still wait for batches: the sum waits too
+    LedgerEntry waiting = new LedgerEntry("loki", 0, 3_600_000, 6000, 5900, 5900, Map.of());
+    assertThat(judgeRolled(6000, waiting, 0, 5900L, false).detail())
+        .isEqualTo("the ledger still waits for 100 line(s) of this window");
+    LedgerEntry done = new LedgerEntry("loki", 0, 3_600_000, 6000, 6000, 6000, Map.of());
+    assertThat(judgeRolled(6000, done, 0, 6000L, false).status()).isEqualTo(Status.OK);
+    assertThat(judgeRolled(6000, done, 0, 5993L, false).missingLines()).isEqualTo(7);
+  }
 }

@@ -23,7 +23,7 @@ import java.util.Map;
 
 /**
  * Counts a VictoriaLogs backend's lines per window with {@code /select/logsql/hits?query=<filter>
- * &start&end&step=W}, and lists the lines of a window with {@code /select/logsql/query}.
+ * &start&end&step}, and lists the lines of a window with {@code /select/logsql/query}.
  *
  * <p><b>Filter.</b> Every label whose value all of the dataset's streams share, as a stream filter
  * when it is a stream field ({@code {job="nginx"}}, {@code {namespace="loadtest"}}) and as an
@@ -31,18 +31,26 @@ import java.util.Map;
  * <first label>:*} (the field is not empty), which every line of the dataset satisfies. With a
  * run id, also {@code logbench_run:="<id>"}: only the run's rows count.
  *
- * <p><b>Windows.</b> hits buckets are {@code [t, t + step)}, aligned to the epoch and shifted by
- * {@code offset} the way a time zone is ({@code offset=-3h} starts days at 03:00Z, midnight in
- * America/Sao_Paulo), so windows of {@code W} starting at {@code from} are buckets of step {@code
- * W} with {@code offset = -(from mod W)}: no boundary mapping is needed, and a line on a window's
- * first nanosecond counts in that window. {@code start} is the first window's start and {@code end}
- * the last nanosecond before {@code to} (hits includes both ends). Empty buckets may be omitted or
- * answered as 0: both read as 0.
+ * <p><b>Windows.</b> hits buckets are {@code [t, t + step)}, aligned to the epoch, and a request
+ * may shift them with {@code offset}; but the sign of that shift differs between versions:
+ * VictoriaLogs 1.26.0 starts buckets at {@code k * step + offset} ({@code step=1d&offset=3h} gives
+ * a bucket at 03:00Z), while its later documentation describes {@code k * step - offset} ({@code
+ * offset=-4h} for days in New York). So the reader asks so that the sign cannot matter: windows of
+ * {@code W} starting at {@code from} are off the epoch's grid by {@code p = from mod W}, and
+ * buckets of {@code step = gcd(W, p)} with no offset are epoch-aligned and tile every window
+ * exactly ({@code W / step} of them per window, added up: 8 buckets of 3h for a day in
+ * America/Sao_Paulo, 1 for minutes and hours there). Only when that would take more than
+ * {@value #MAX_BUCKETS_PER_WINDOW} buckets per window does it shift window-sized buckets with
+ * {@code offset=+p}, learning the sign from the first answer with a bucket (a bucket at {@code
+ * k * W - p} means the other convention: asked again with {@code -p}, and kept). A line on a
+ * window's first nanosecond counts in that window. {@code start} is the first window's start and
+ * {@code end} the last nanosecond before {@code to} (hits includes both ends). Empty buckets may
+ * be omitted or answered as 0: both read as 0.
  *
  * <p><b>Limits.</b> VictoriaLogs has no hard limit on buckets, but a request asks for at most
- * {@value #MAX_BUCKETS} buckets, longer ranges being split into pieces run one after another, so
- * one answer stays small. Any failed piece fails the whole call: partial counts are never
- * returned.
+ * {@value #MAX_BUCKETS} buckets (whole windows of them), longer ranges being split into pieces
+ * run one after another, so one answer stays small. Any failed piece fails the whole call:
+ * partial counts are never returned.
  *
  * <p><b>Freshness.</b> Newly ingested rows become searchable after about a second; the reader
  * reports what is searchable and leaves re-checking windows to the verifier.
@@ -51,12 +59,21 @@ public final class VictoriaLogsCountReader implements CountReader {
 
   /** The most buckets one hits request asks for. */
   public static final int MAX_BUCKETS = 10_000;
+  /**
+   * The most epoch-aligned buckets added up per window (a day of 1-minute buckets); beyond it the
+   * reader shifts window-sized buckets with {@code offset} instead.
+   */
+  public static final int MAX_BUCKETS_PER_WINDOW = 1_440;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final VictoriaLogsBackend spec;
   private final String filter;
   private final CountQueries http;
+  /** The sign of {@code offset} that starts buckets at {@code k * step + phase}: +1 as on 1.26.0. */
+  private long offsetSign = 1;
+  /** Whether an answer has confirmed {@link #offsetSign}. */
+  private boolean offsetKnown;
 
   VictoriaLogsCountReader(VictoriaLogsBackend spec, RunContext run) {
     this.spec = spec;
@@ -126,46 +143,125 @@ public final class VictoriaLogsCountReader implements CountReader {
     int windows = Math.toIntExact((toMillis - fromMillis) / windowMillis);
     long[] out = new long[windows];
     long phase = Math.floorMod(fromMillis, windowMillis);
-    String step = Durations.format(Duration.ofMillis(windowMillis));
-    String offset = phase == 0 ? "" : "&offset=-" + Durations.format(Duration.ofMillis(phase));
+    long step = phase == 0 ? windowMillis : gcd(windowMillis, phase);
+    if (windowMillis / step <= MAX_BUCKETS_PER_WINDOW) {
+      countEpochAligned(fromMillis, windows, windowMillis, step, out);
+    } else {
+      countWithOffset(fromMillis, windows, windowMillis, phase, out);
+    }
+    return out;
+  }
+
+  /**
+   * Buckets of {@code step} (a divisor of the window and of its phase) with no offset, so they
+   * are aligned to the epoch whatever the server's offset convention; {@code window / step}
+   * buckets are added up per window.
+   */
+  private void countEpochAligned(long fromMillis, int windows, long windowMillis, long step, long[] out)
+      throws IOException {
+    int perWindow = (int) (windowMillis / step);
+    int windowsPerRequest = Math.max(1, MAX_BUCKETS / perWindow);
+    for (int first = 0; first < windows; first += windowsPerRequest) {
+      int n = Math.min(windowsPerRequest, windows - first);
+      long a = fromMillis + (long) first * windowMillis;
+      long b = a + n * windowMillis;
+      String what = "the hits query over " + window(a, b);
+      for (Bucket bucket : hits(a, b, step, null, what)) {
+        long k = Math.floorDiv(bucket.millis() - fromMillis, windowMillis);
+        if (Math.floorMod(bucket.millis(), step) != 0 || k < first || k >= first + n) {
+          throw http.unreadable(what, "a bucket at " + bucket.text() + " that starts none of the "
+              + Durations.format(Duration.ofMillis(step)) + " buckets asked for", null);
+        }
+        out[(int) k] += bucket.count();
+      }
+    }
+  }
+
+  /**
+   * Buckets of the window itself, shifted onto the windows with {@code offset}; VictoriaLogs
+   * 1.26.0 starts buckets at {@code k * step + offset}, while its later documentation describes
+   * {@code k * step - offset}. The first answer with a bucket tells which: a bucket that starts
+   * no window but would under the other sign switches the sign (asked again), and the sign is
+   * kept for later calls.
+   */
+  private void countWithOffset(long fromMillis, int windows, long windowMillis, long phase, long[] out)
+      throws IOException {
     for (int first = 0; first < windows; first += MAX_BUCKETS) {
       int n = Math.min(MAX_BUCKETS, windows - first);
       long a = fromMillis + (long) first * windowMillis;
       long b = a + n * windowMillis;
       String what = "the hits query over " + window(a, b);
-      URI uri = URI.create(spec.url() + "/select/logsql/hits?query=" + enc(filter)
-          + "&start=" + enc(rfc3339(a * 1_000_000L)) + "&end=" + enc(rfc3339(b * 1_000_000L - 1))
-          + "&step=" + step + offset);
-      JsonNode root = read(http.get(uri, what), what);
-      JsonNode hits = root == null ? null : root.get("hits");
-      if (hits == null || !hits.isArray()) {
-        throw http.unreadable(what, "no \"hits\" array", null);
-      }
-      for (JsonNode group : hits) {
-        JsonNode ts = group.path("timestamps");
-        JsonNode vs = group.path("values");
-        if (!ts.isArray() || !vs.isArray() || ts.size() != vs.size()) {
-          throw http.unreadable(what, "timestamps and values that do not pair up", null);
+      boolean retried = false;
+      while (true) {
+        long offset = offsetSign * phase;
+        long[] piece = new long[n];
+        String misfit = null;
+        for (Bucket bucket : hits(a, b, windowMillis, offset, what)) {
+          long k = Math.floorDiv(bucket.millis() - fromMillis, windowMillis);
+          if (Math.floorMod(bucket.millis() - fromMillis, windowMillis) != 0 || k < first || k >= first + n) {
+            misfit = bucket.text();
+            break;
+          }
+          piece[(int) (k - first)] += bucket.count();
         }
-        for (int i = 0; i < ts.size(); i++) {
-          long v = vs.get(i).asLong(-1);
-          if (!vs.get(i).isIntegralNumber() || v < 0) {
-            throw http.unreadable(what, "a count that is not a whole number: " + vs.get(i), null);
-          }
-          if (v == 0) {
-            continue;
-          }
-          long t = millis(ts.get(i).asText(), what);
-          long k = Math.floorDiv(t - fromMillis, windowMillis);
-          if (Math.floorMod(t - fromMillis, windowMillis) != 0 || k < first || k >= first + n) {
-            throw http.unreadable(what, "a bucket at " + ts.get(i).asText()
-                + " that starts none of the windows asked for", null);
-          }
-          out[(int) k] += v;
+        if (misfit == null) {
+          offsetKnown = true;
+          System.arraycopy(piece, 0, out, first, n);
+          break;
+        }
+        if (offsetKnown || retried) {
+          throw http.unreadable(what, "a bucket at " + misfit + " that starts none of the windows asked for,"
+              + " with offset " + (offset < 0 ? "-" : "") + Durations.format(Duration.ofMillis(Math.abs(offset))),
+              null);
+        }
+        offsetSign = -offsetSign;
+        retried = true;
+      }
+    }
+  }
+
+  /** One bucket of a hits answer: its start as sent and in epoch ms, and its count. */
+  private record Bucket(String text, long millis, long count) {}
+
+  /** The non-empty buckets of a hits request over {@code [a, b)}; {@code offsetMillis} null for none. */
+  private List<Bucket> hits(long a, long b, long stepMillis, Long offsetMillis, String what) throws IOException {
+    String offset = offsetMillis == null || offsetMillis == 0 ? ""
+        : "&offset=" + (offsetMillis < 0 ? "-" : "") + Durations.format(Duration.ofMillis(Math.abs(offsetMillis)));
+    URI uri = URI.create(spec.url() + "/select/logsql/hits?query=" + enc(filter)
+        + "&start=" + enc(rfc3339(a * 1_000_000L)) + "&end=" + enc(rfc3339(b * 1_000_000L - 1))
+        + "&step=" + Durations.format(Duration.ofMillis(stepMillis)) + offset);
+    JsonNode root = read(http.get(uri, what), what);
+    JsonNode hits = root == null ? null : root.get("hits");
+    if (hits == null || !hits.isArray()) {
+      throw http.unreadable(what, "no \"hits\" array", null);
+    }
+    List<Bucket> out = new ArrayList<>();
+    for (JsonNode group : hits) {
+      JsonNode ts = group.path("timestamps");
+      JsonNode vs = group.path("values");
+      if (!ts.isArray() || !vs.isArray() || ts.size() != vs.size()) {
+        throw http.unreadable(what, "timestamps and values that do not pair up", null);
+      }
+      for (int i = 0; i < ts.size(); i++) {
+        long v = vs.get(i).asLong(-1);
+        if (!vs.get(i).isIntegralNumber() || v < 0) {
+          throw http.unreadable(what, "a count that is not a whole number: " + vs.get(i), null);
+        }
+        if (v != 0) {
+          out.add(new Bucket(ts.get(i).asText(), millis(ts.get(i).asText(), what), v));
         }
       }
     }
     return out;
+  }
+
+  static long gcd(long a, long b) {
+    while (b != 0) {
+      long t = a % b;
+      a = b;
+      b = t;
+    }
+    return a;
   }
 
   @Override

@@ -11,6 +11,7 @@ import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.WindowGrid;
 import io.logbench.sink.elasticsearch.ElasticsearchBackend.Refresh;
+import io.logbench.testing.BoundaryLines;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -209,6 +210,26 @@ class ElasticsearchCountReaderITCase {
       assertThat(listed).hasSize(remaining.size()).isSorted();
       assertThat(listed).containsExactlyElementsOf(remaining.stream().sorted().collect(Collectors.toList()));
       assertThat(reader.sequenceIds(window, window + MINUTE, 5)).containsExactlyElementsOf(listed.subList(0, 5));
+    }
+  }
+
+  @Test
+  void minutesHoursAndDaysOfSaoPauloCountEveryBoundaryLineInItsWindow() throws Exception {
+    String index = "count-boundaries";
+    BoundaryLines lines = new BoundaryLines();
+    try (HttpClients http = new HttpClients("it-ensure", Duration.ofSeconds(10))) {
+      ElasticsearchBackend.ensureIndex(http.client(), server.url(), index, null, Duration.ofSeconds(90));
+    }
+    try (ElasticsearchSender sender =
+        ElasticsearchSender.builder().url(server.url()).index(index).streams(lines.streams()).build()) {
+      SendResult r = sender.send(lines.batch()).get(120, TimeUnit.SECONDS);
+      assertThat(r.kind()).as(r.detail()).isEqualTo(SendResult.Kind.ACCEPTED);
+    }
+    try (CountReader reader = ElasticsearchCountReader.builder().url(server.url()).index(index).build()) {
+      for (Duration size : BoundaryLines.SIZES) {
+        assertThat(reader.counts(BoundaryLines.FROM, BoundaryLines.TO, size.toMillis())).as("%s windows", size)
+            .containsExactly(lines.expected(size.toMillis()));
+      }
     }
   }
 

@@ -13,6 +13,7 @@ import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunPlan;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.sink.RunContext;
+import io.logbench.testing.BoundaryLines;
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -20,6 +21,7 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
@@ -199,6 +201,52 @@ class FilesCountReaderTest {
           .isInstanceOf(IOException.class)
           .hasMessage("Line 1 of " + dir.resolve(file) + " is an app-json line: it carries no time, and this"
               + " reader was opened without the run's dataset to find the time of its seq.");
+    }
+  }
+
+  @Test
+  void minutesHoursAndDaysOfSaoPauloCountEveryBoundaryLineInItsWindow() throws Exception {
+    BoundaryLines lines = new BoundaryLines();
+    // app-json-like lines timed by their seq, in the seed layout as the files backend writes it
+    Path seqDir = dir.resolve("by-seq");
+    Files.createDirectories(seqDir);
+    List<LayoutFile> files = SeedLayout.plan(lines, BoundaryLines.ZONE, BoundaryLines.FROM, BoundaryLines.TO, 20_000);
+    assertThat(files).extracting(LayoutFile::name).containsExactly("2021-05-01.log", "2021-05-02.log");
+    ChunkWriter writer = new ChunkWriter(lines, seqDir);
+    for (LayoutFile f : files) {
+      try (RandomAccessFile raf = new RandomAccessFile(seqDir.resolve(f.name()).toFile(), "rw")) {
+        raf.setLength(f.size());
+      }
+      for (FileChunk c : f.chunks()) {
+        writer.write(c);
+      }
+    }
+    // nginx lines at the same times, timed by their time field (local time, -0300)
+    Path nginxDir = dir.resolve("nginx");
+    Files.createDirectories(nginxDir);
+    java.time.format.DateTimeFormatter time =
+        java.time.format.DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss.SSS Z", java.util.Locale.ROOT);
+    StringBuilder[] days = {new StringBuilder(), new StringBuilder()};
+    for (long i = 0; i < lines.size(); i++) {
+      long t = lines.timestampMillis(i);
+      StringBuilder day = days[(int) ((t - BoundaryLines.FROM) / BoundaryLines.DAY)];
+      day.append(day.length() == 0 ? "" : "\n").append("{ \"time\":\"[")
+          .append(java.time.Instant.ofEpochMilli(t).atZone(BoundaryLines.ZONE).format(time))
+          .append("]\", \"path\":\"page").append(i).append("\", \"status\":\"200\" }");
+    }
+    Files.writeString(nginxDir.resolve("2021-05-01.log"), days[0]);
+    Files.writeString(nginxDir.resolve("2021-05-02.log"), days[1]);
+    assertThat(days[1].toString()).startsWith("{ \"time\":\"[02/May/2021:00:00:00.000 -0300]\"");
+
+    for (Duration size : BoundaryLines.SIZES) {
+      long[] expected = lines.expected(size.toMillis());
+      try (CountReader bySeq = new FilesBackend("files", seqDir.toString()).openCounter(RunContext.of(lines, 0));
+          CountReader byTime = FilesCountReader.builder().dir(nginxDir).build()) {
+        assertThat(bySeq.counts(BoundaryLines.FROM, BoundaryLines.TO, size.toMillis())).as("%s by seq", size)
+            .containsExactly(expected);
+        assertThat(byTime.counts(BoundaryLines.FROM, BoundaryLines.TO, size.toMillis())).as("%s by time", size)
+            .containsExactly(expected);
+      }
     }
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.logbench.count.CountReader;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
+import io.logbench.testing.BoundaryLines;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -54,6 +55,24 @@ class KafkaCountReaderITCase {
       assertThat(reader.sequenceIds(w, w + 1_000, 1_000)).containsExactlyInAnyOrderElementsOf(expectedSeqs);
       assertThat(reader.sequenceIds(w, w + 1_000, 7)).hasSize(7).isSubsetOf(expectedSeqs);
       assertThat(reader.stats().requests()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void minutesHoursAndDaysOfSaoPauloCountEveryBoundaryLineInItsWindow() throws Exception {
+    String topic = "count-reader-boundaries";
+    KafkaTestBroker.get().createTopic(topic, 3);
+    KafkaBackend backend = KafkaBackend.builder().bootstrap(KafkaTestBroker.get().bootstrap()).topic(topic).build();
+    BoundaryLines lines = new BoundaryLines();
+    try (KafkaSender sender = backend.open(RunContext.of(lines.streams()))) {
+      SendResult r = sender.send(lines.batch()).get();
+      assertThat(r.kind()).isEqualTo(SendResult.Kind.ACCEPTED);
+    }
+    try (CountReader reader = backend.openCounter(RunContext.of(lines.streams()))) {
+      for (Duration size : BoundaryLines.SIZES) {
+        assertThat(reader.counts(BoundaryLines.FROM, BoundaryLines.TO, size.toMillis())).as("%s windows", size)
+            .containsExactly(lines.expected(size.toMillis()));
+      }
     }
   }
 

@@ -4,6 +4,7 @@ import static io.logbench.sink.emulator.TestBatches.MAY_2021_MILLIS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.logbench.config.Durations;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.app.AppJsonStreams;
 import io.logbench.dataset.nginx.NginxMonthDataset;
@@ -11,6 +12,7 @@ import io.logbench.http.BasicAuth;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.emulator.WindowedPush;
+import io.logbench.testing.BoundaryLines;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -106,6 +108,24 @@ class LokiCountReaderTest {
       assertThat(counts).containsExactly(2 * 60 * 20, 3 * 60 * 20);
     }
     assertThat(loki.lastQueryParams().get("query")).endsWith("[1d] offset 21h))");
+  }
+
+  @Test
+  void minutesHoursAndDaysOfSaoPauloCountEveryBoundaryLineInItsWindow() throws IOException {
+    BoundaryLines lines = new BoundaryLines();
+    try (BatchSender sender = backend("5S").open(RunContext.of(lines.streams()))) {
+      WindowedPush.sendAccepted(sender, lines.batch());
+    }
+    for (Duration size : BoundaryLines.SIZES) {
+      try (LokiCountReader reader = backend("5S").openCounter(RunContext.of(lines.streams()))) {
+        assertThat(reader.counts(BoundaryLines.FROM, BoundaryLines.TO, size.toMillis())).as("%s windows", size)
+            .containsExactly(lines.expected(size.toMillis()));
+      }
+      // days start at 03:00Z: points at 00:00Z, the range shifted back by 21h
+      assertThat(loki.lastQueryParams().get("query")).as("%s windows", size).isEqualTo(
+          "sum(count_over_time({namespace=\"loadtest\"}[" + Durations.format(size) + "]"
+              + (size.toDays() == 1 ? " offset 21h" : "") + "))");
+    }
   }
 
   @Test

@@ -212,6 +212,17 @@ public final class LokiEmulator extends HttpEmulator {
     return List.copyOf(stored);
   }
 
+  /**
+   * Removes the stored lines that match {@code which} (a loss after the fact, as a compactor or a
+   * lost chunk would make); returns how many. A line pushed again later is still dropped as a
+   * duplicate of the removed one.
+   */
+  public synchronized int deleteWhere(java.util.function.Predicate<Entry> which) {
+    int before = stored.size();
+    stored.removeIf(which);
+    return before - stored.size();
+  }
+
   @Override
   protected void handle(HttpExchange ex) throws IOException {
     String path = ex.getRequestURI().getPath();

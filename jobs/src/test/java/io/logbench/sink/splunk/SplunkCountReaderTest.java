@@ -16,6 +16,7 @@ import io.logbench.sink.WindowGrid;
 import io.logbench.sink.emulator.TestBatches;
 import io.logbench.sink.internal.FixedStreams;
 import io.logbench.sink.internal.SilentServer;
+import io.logbench.testing.BoundaryLines;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,6 +128,22 @@ class SplunkCountReaderTest {
     try (CountReader reader = reader().maxBuckets(10).build()) {
       assertThat(reader.counts(from, to, MINUTE)).containsExactly(stored(from, to, MINUTE));
       assertThat(reader.stats().requests()).isEqualTo(7);
+    }
+  }
+
+  @Test
+  void minutesHoursAndDaysOfSaoPauloCountEveryBoundaryLineInItsWindow() throws Exception {
+    BoundaryLines lines = new BoundaryLines();
+    try (SplunkSender sender =
+        SplunkSender.builder().url(hec.url()).token(TOKEN).streams(lines.streams()).index("logbench").build()) {
+      SendResult r = sender.send(lines.batch()).get(30, TimeUnit.SECONDS);
+      assertThat(r.kind()).as(r.detail()).isEqualTo(SendResult.Kind.ACCEPTED);
+    }
+    for (Duration size : BoundaryLines.SIZES) {
+      try (CountReader reader = reader().build()) {
+        assertThat(reader.counts(BoundaryLines.FROM, BoundaryLines.TO, size.toMillis())).as("%s windows", size)
+            .containsExactly(lines.expected(size.toMillis()));
+      }
     }
   }
 

@@ -271,6 +271,13 @@ public final class SplunkHecEmulator implements AutoCloseable {
     return Collections.unmodifiableList(events);
   }
 
+  /** Removes the stored events that match {@code which} (a loss after the fact); returns how many. */
+  public int deleteWhere(java.util.function.Predicate<StoredEvent> which) {
+    int before = events.size();
+    events.removeIf(which);
+    return before - events.size();
+  }
+
   /** Events received and lost on purpose (see {@link #loseNext}). */
   public int lostCount() {
     return lost.get();

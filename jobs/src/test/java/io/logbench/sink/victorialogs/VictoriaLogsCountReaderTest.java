@@ -10,6 +10,7 @@ import io.logbench.dataset.app.AppJsonStreams;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.emulator.WindowedPush;
+import io.logbench.testing.BoundaryLines;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,6 +24,8 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** VictoriaLogsCountReader against the VictoriaLogsEmulator: buckets, offsets, loss, errors. */
 class VictoriaLogsCountReaderTest {
@@ -80,15 +83,69 @@ class VictoriaLogsCountReaderTest {
     }
   }
 
-  @Test
-  void daysAlignedToSaoPauloMidnightUseANegativeOffset() throws IOException {
-    long from = MAY_2021_MILLIS - DAY;
-    WindowedPush data = new WindowedPush(MAY_2021_MILLIS - 2 * MINUTE, 20, 5 * 60 * 20, from, DAY, 2);
-    push(data);
-    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(data.dataset().streams()))) {
-      assertThat(reader.counts(from, from + 2 * DAY, DAY)).containsExactly(2 * 60 * 20, 3 * 60 * 20);
+  @ParameterizedTest
+  @EnumSource(VictoriaLogsEmulator.OffsetConvention.class)
+  void minutesHoursAndDaysOfSaoPauloCountEveryBoundaryLineInItsWindowInBothOffsetConventions(
+      VictoriaLogsEmulator.OffsetConvention convention) throws IOException {
+    vl.offsetConvention(convention);
+    BoundaryLines lines = new BoundaryLines();
+    try (BatchSender sender = backend().open(RunContext.of(lines.streams()))) {
+      WindowedPush.sendAccepted(sender, lines.batch());
     }
-    assertThat(vl.lastSelectParams()).containsEntry("offset", "-3h").containsEntry("step", "1d");
+    for (Duration size : BoundaryLines.SIZES) {
+      try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(lines.streams()))) {
+        long[] counts = reader.counts(BoundaryLines.FROM, BoundaryLines.TO, size.toMillis());
+        assertThat(counts).as("%s windows", size).containsExactly(lines.expected(size.toMillis()));
+        assertThat(reader.stats().requests()).as("%s windows", size).isEqualTo(1);
+      }
+      // no offset at all: the answer cannot depend on the server's sign convention
+      assertThat(vl.lastSelectParams()).as("%s windows", size).doesNotContainKey("offset")
+          .containsEntry("step", size.toMillis() == DAY ? "3h" : size.toMinutes() == 60 ? "1h" : "1m");
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(VictoriaLogsEmulator.OffsetConvention.class)
+  void windowsTooFinelyOffTheEpochShiftBucketsWithAnOffsetWhoseSignTheFirstAnswerTells(
+      VictoriaLogsEmulator.OffsetConvention convention) throws IOException {
+    vl.offsetConvention(convention);
+    BoundaryLines lines = new BoundaryLines();
+    try (BatchSender sender = backend().open(RunContext.of(lines.streams()))) {
+      WindowedPush.sendAccepted(sender, lines.batch());
+    }
+    // days from 1 s after midnight: 86,400 buckets of 1 s a day would be absurd
+    long from = BoundaryLines.FROM - DAY + 1000;
+    long[] expected = new long[3];
+    for (long i = 0; i < lines.size(); i++) {
+      expected[(int) Math.floorDiv(lines.timestampMillis(i) - from, DAY)]++;
+    }
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(lines.streams()))) {
+      assertThat(reader.counts(from, from + 3 * DAY, DAY)).containsExactly(expected);
+      boolean plus = convention == VictoriaLogsEmulator.OffsetConvention.PLUS;
+      assertThat(vl.hitsRequests()).extracting(p -> p.get("offset"))
+          .containsExactlyElementsOf(plus ? List.of("3h1s") : List.of("3h1s", "-3h1s"));
+      assertThat(vl.lastSelectParams()).containsEntry("step", "1d");
+      // the sign learnt is kept: one request for the next call
+      assertThat(reader.counts(from, from + 3 * DAY, DAY)).containsExactly(expected);
+      assertThat(vl.lastSelectParams()).containsEntry("offset", plus ? "3h1s" : "-3h1s");
+      assertThat(reader.stats().requests()).isEqualTo(plus ? 2 : 3);
+    }
+  }
+
+  @Test
+  void aBucketThatStartsNoWindowUnderEitherSignIsUnreadableNeverACount() throws IOException {
+    BoundaryLines lines = new BoundaryLines();
+    try (BatchSender sender = backend().open(RunContext.of(lines.streams()))) {
+      WindowedPush.sendAccepted(sender, lines.batch());
+    }
+    vl.queryFaults().failNext(2, 200, "{\"hits\":[{\"fields\":{},\"timestamps\":[\"2021-05-01T05:00:00Z\"],"
+        + "\"values\":[4],\"total\":4}]}");
+    try (VictoriaLogsCountReader reader = backend().openCounter(RunContext.of(lines.streams()))) {
+      long from = BoundaryLines.FROM - DAY + 1000;
+      assertThatThrownBy(() -> reader.counts(from, from + 3 * DAY, DAY))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("a bucket at 2021-05-01T05:00:00Z that starts none of the windows asked for");
+    }
   }
 
   @Test

@@ -28,8 +28,8 @@ import java.util.regex.Pattern;
  * BACKENDS.md (a form-encoded body answered 200 and not stored, rows outside the retention or
  * more than 2 days ahead answered 200 and dropped, AccountID/ProjectID tenants, no dedup), and
  * counts through {@code /select/logsql/hits} (buckets [t, t + step) aligned to the epoch,
- * shifted by the time-zone {@code offset}; empty buckets omitted, or answered as 0 with {@link
- * #zeroFill}) and {@code /select/logsql/query} with {@code | stats by (_time:<step>) count() n} or
+ * shifted by {@code offset} in either {@link OffsetConvention}, 1.26.0's by default; empty buckets
+ * omitted, or answered as 0 with {@link #zeroFill}) and {@code /select/logsql/query} with {@code | stats by (_time:<step>) count() n} or
  * {@code | fields a, b} (JSON lines; with {@code limit=N} the N newest rows). Filters understood:
  * {@code *}, a stream filter {@code {a="b"}}, {@code field:=value}, {@code field:*} (not empty) and
  * {@code _time:[start, end)}. Every field of a row besides {@code _msg} and {@code _time} is kept
@@ -50,6 +50,19 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   private static final Pattern FIELDS = Pattern.compile("(.*)\\|\\s*fields\\s+([\\w.]+(?:\\s*,\\s*[\\w.]+)*)\\s*");
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d|w|y)");
 
+  /**
+   * Which way {@code offset} shifts hits buckets: VictoriaLogs 1.26.0 was seen to start them at
+   * {@code k * step + offset} ({@code step=1d&offset=3h} gives a bucket at 03:00Z, {@code
+   * offset=-3h} one at 21:00Z), while its later documentation describes {@code k * step - offset}
+   * ({@code offset=-4h} for days in New York, which start at 04:00Z).
+   */
+  public enum OffsetConvention {
+    /** Buckets start at {@code k * step + offset}, as VictoriaLogs 1.26.0 does (the default). */
+    PLUS,
+    /** Buckets start at {@code k * step - offset}, as later VictoriaLogs documentation describes. */
+    MINUS
+  }
+
   /** One stored row. */
   public record Row(String tenant, long nanos, String msg, Map<String, String> fields, String stream) {}
 
@@ -64,6 +77,8 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   private final HttpFaults queryFaults = new HttpFaults();
   private final AtomicLong selects = new AtomicLong();
   private volatile boolean zeroFill;
+  private volatile OffsetConvention offsetConvention = OffsetConvention.PLUS;
+  private final List<Map<String, String>> hitsParams = new ArrayList<>();
   private volatile Map<String, String> lastSelectParams;
   private volatile LongSupplier clockNanos =
       () -> {
@@ -94,6 +109,24 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   public VictoriaLogsEmulator zeroFill(boolean on) {
     this.zeroFill = on;
     return this;
+  }
+
+  /** How hits applies {@code offset} ({@link OffsetConvention#PLUS}, 1.26.0's, by default). */
+  public VictoriaLogsEmulator offsetConvention(OffsetConvention convention) {
+    this.offsetConvention = convention;
+    return this;
+  }
+
+  /** The decoded parameters of every hits request so far, in order. */
+  public synchronized List<Map<String, String>> hitsRequests() {
+    return List.copyOf(hitsParams);
+  }
+
+  /** Removes the stored rows that match {@code which} (a loss after the fact); returns how many. */
+  public synchronized int deleteWhere(java.util.function.Predicate<Row> which) {
+    int before = rows.size();
+    rows.removeIf(which);
+    return before - rows.size();
   }
 
   /** Requests received on /select/logsql/hits and /select/logsql/query. */
@@ -323,12 +356,12 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
     return new Filter(stream, exact, present, from, to);
   }
 
-  /** Counts per bucket [t, t + step), t = k * step - offset (offset=-3h: days start at 03:00Z, as in UTC-3). */
-  private synchronized TreeMap<Long, Long> buckets(String tenant, Filter f, long step, long offset) {
+  /** Counts per bucket [t, t + step), t = k * step + shift. */
+  private synchronized TreeMap<Long, Long> buckets(String tenant, Filter f, long step, long shift) {
     TreeMap<Long, Long> out = new TreeMap<>();
     for (Row r : rows) {
       if (r.tenant().equals(tenant) && f.matches(r)) {
-        long b = Math.floorDiv(r.nanos() + offset, step) * step - offset;
+        long b = Math.floorDiv(r.nanos() - shift, step) * step + shift;
         out.merge(b, 1L, Long::sum);
       }
     }
@@ -344,15 +377,19 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
     Map<String, String> p = requestParams(ex);
     selects.incrementAndGet();
     lastSelectParams = p;
+    synchronized (this) {
+      hitsParams.add(p);
+    }
     try {
       long from = p.containsKey("start") ? time(p.get("start")) : Long.MIN_VALUE;
       long to = p.containsKey("end") ? time(p.get("end")) : Long.MAX_VALUE;
       long step = duration(p.getOrDefault("step", "1d"));
       long offset = p.containsKey("offset") ? signedDuration(p.get("offset")) : 0;
+      long shift = offsetConvention == OffsetConvention.PLUS ? offset : -offset;
       Filter f = filter(p.getOrDefault("query", "*"), from, to);
-      TreeMap<Long, Long> b = buckets(tenant(ex), f, step, offset);
+      TreeMap<Long, Long> b = buckets(tenant(ex), f, step, shift);
       if (zeroFill && from != Long.MIN_VALUE && to != Long.MAX_VALUE) {
-        for (long t = Math.floorDiv(from + offset, step) * step - offset; t <= to; t += step) {
+        for (long t = Math.floorDiv(from - shift, step) * step + shift; t <= to; t += step) {
           b.putIfAbsent(t, 0L);
         }
       }

@@ -14,7 +14,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The VictoriaLogsEmulator's behaviours a verifier relies on: form bodies, losses and counts. */
+/** The VictoriaLogsEmulator's behaviours a verifier relies on: form bodies, losses, counts and offsets. */
 class VictoriaLogsEmulatorTest {
 
   private final VictoriaLogsEmulator vl = new VictoriaLogsEmulator().retention(Duration.ofDays(36500));
@@ -70,14 +70,56 @@ class VictoriaLogsEmulatorTest {
     assertThat(hits.get("total").asLong()).isEqualTo(4);
   }
 
+  private JsonNode dayHits(String offset) throws Exception {
+    return json.readTree(get("/select/logsql/hits", "app:=x",
+        "&start=2021-04-30T00:00:00Z&end=2021-05-02T23:59:59Z&step=1d&offset=" + offset)).get("hits").get(0);
+  }
+
   @Test
-  void hitsOffsetShiftsTheBuckets() throws Exception {
-    insert("application/stream+json", "2021-05-01T02:59:00Z", "2021-05-01T03:00:00Z");
+  void byDefaultOffsetStartsBucketsAtStepMultiplesPlusTheOffsetAsVictoriaLogs1260Does() throws Exception {
+    insert("application/stream+json", "2021-05-01T02:59:00Z", "2021-05-01T03:00:00Z", "2021-05-01T21:00:00Z");
+    // 1.26.0: offset=3h gives a bucket at 03:00Z, offset=-3h one at 21:00Z the day before
+    JsonNode plus = dayHits("3h");
+    assertThat(plus.get("timestamps").toString()).isEqualTo("[\"2021-04-30T03:00:00Z\",\"2021-05-01T03:00:00Z\"]");
+    assertThat(plus.get("values").toString()).isEqualTo("[1,2]");
+    JsonNode minus = dayHits("-3h");
+    assertThat(minus.get("timestamps").toString()).isEqualTo("[\"2021-04-30T21:00:00Z\",\"2021-05-01T21:00:00Z\"]");
+    assertThat(minus.get("values").toString()).isEqualTo("[2,1]");
+  }
+
+  @Test
+  void theDocumentedConventionStartsBucketsAtStepMultiplesMinusTheOffset() throws Exception {
+    vl.offsetConvention(VictoriaLogsEmulator.OffsetConvention.MINUS);
+    insert("application/stream+json", "2021-05-01T02:59:00Z", "2021-05-01T03:00:00Z", "2021-05-01T21:00:00Z");
+    // the documentation: offset=-4h for days in New York; here -3h for days in Sao Paulo, at 03:00Z
+    JsonNode minus = dayHits("-3h");
+    assertThat(minus.get("timestamps").toString()).isEqualTo("[\"2021-04-30T03:00:00Z\",\"2021-05-01T03:00:00Z\"]");
+    assertThat(minus.get("values").toString()).isEqualTo("[1,2]");
+    JsonNode plus = dayHits("3h");
+    assertThat(plus.get("timestamps").toString()).isEqualTo("[\"2021-04-30T21:00:00Z\",\"2021-05-01T21:00:00Z\"]");
+    assertThat(plus.get("values").toString()).isEqualTo("[2,1]");
+  }
+
+  @Test
+  void withoutOffsetBucketsAreEpochAlignedInBothConventions() throws Exception {
+    insert("application/stream+json", "2021-05-01T02:59:59.999999999Z", "2021-05-01T03:00:00Z");
+    for (VictoriaLogsEmulator.OffsetConvention c : VictoriaLogsEmulator.OffsetConvention.values()) {
+      vl.offsetConvention(c);
+      JsonNode hits = json.readTree(get("/select/logsql/hits", "app:=x",
+          "&start=2021-05-01T00:00:00Z&end=2021-05-01T05:59:59Z&step=3h")).get("hits").get(0);
+      assertThat(hits.get("timestamps").toString()).as(c.name())
+          .isEqualTo("[\"2021-05-01T00:00:00Z\",\"2021-05-01T03:00:00Z\"]");
+      assertThat(hits.get("values").toString()).as(c.name()).isEqualTo("[1,1]");
+    }
+  }
+
+  @Test
+  void deletedRowsAreNotCounted() throws Exception {
+    insert("application/stream+json", "2021-05-01T03:00:00Z", "2021-05-01T03:00:01Z");
+    assertThat(vl.deleteWhere(r -> r.nanos() == 1_619_838_001_000_000_000L)).isEqualTo(1);
     JsonNode hits = json.readTree(get("/select/logsql/hits", "app:=x",
-        "&start=2021-04-30T00:00:00Z&end=2021-05-02T00:00:00Z&step=1d&offset=-3h")).get("hits").get(0);
-    assertThat(hits.get("timestamps").toString())
-        .isEqualTo("[\"2021-04-30T03:00:00Z\",\"2021-05-01T03:00:00Z\"]");
-    assertThat(hits.get("values").toString()).isEqualTo("[1,1]");
+        "&start=2021-05-01T03:00:00Z&end=2021-05-01T03:00:59Z&step=1m")).get("hits").get(0);
+    assertThat(hits.get("values").toString()).isEqualTo("[1]");
   }
 
   @Test
