@@ -225,10 +225,29 @@ PROPS
       [ $# -gt 0 ] || { echo "the flink run options ${opts[*]} must end with -- before the logbench command" >&2; exit 2; }
       shift
     fi
-    # shellcheck disable=SC2086
-    FLINK_CONF_DIR="$dir/conf" FLINK_PLUGINS_DIR="$dir/plugins" exec java $JAVA_OPENS \
-      -Dlog4j.configurationFile="$dir/conf/log4j-cli.properties" -cp "$(classpath)" \
-      org.apache.flink.client.cli.CliFrontend run "${opts[@]}" "$jar" "$@"
+    # Flink's client ends with exit code 1 whatever the program's reason; logbench's main names its
+    # own exit code (1: failed or found a loss, 2: wrong command line or run file) in the exception
+    # the client prints on stderr, and this script exits with that code. stdout stays untouched so
+    # progress blocks still refresh on a terminal.
+    errlog=$(mktemp)
+    trap 'rm -f "$errlog"' EXIT
+    cp=$(classpath)
+    set +e
+    # stdout to the terminal (fd 3), stderr through tee into errlog and back to stderr
+    {
+      # shellcheck disable=SC2086
+      FLINK_CONF_DIR="$dir/conf" FLINK_PLUGINS_DIR="$dir/plugins" java $JAVA_OPENS \
+        -Dlog4j.configurationFile="$dir/conf/log4j-cli.properties" -cp "$cp" \
+        org.apache.flink.client.cli.CliFrontend run "${opts[@]}" "$jar" "$@" 2>&1 1>&3 3>&- \
+        | tee "$errlog" >&2
+      rc=${PIPESTATUS[0]}
+    } 3>&1
+    set -e
+    if [ "$rc" -ne 0 ]; then
+      code=$(grep -o -m1 'ended with exit code [0-9]*' "$errlog" | grep -o '[0-9]*$' || true)
+      [ -n "$code" ] && rc=$code
+    fi
+    exit "$rc"
     ;;
   stop)
     pids=()

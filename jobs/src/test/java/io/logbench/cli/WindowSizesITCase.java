@@ -202,7 +202,9 @@ class WindowSizesITCase {
         .doesNotContain("1d");
     assertThat(vlMinus.hitsRequests()).allMatch(p -> !p.containsKey("offset"));
 
-    Map<String, Set<Long>> deleted = deleteEverywhere();
+    String runId = new com.fasterxml.jackson.databind.ObjectMapper()
+        .readTree(runDir.resolve("run.json").toFile()).get("runId").asText();
+    Map<String, Set<Long>> deleted = deleteEverywhere(runId);
     for (String size : SIZES.keySet()) {
       Map<String, Set<Long>> ids = new TreeMap<>();
       Map<String, List<Row>> rows = verify(config, runDir, size, 1, ids);
@@ -236,16 +238,16 @@ class WindowSizesITCase {
   }
 
   /** Deletes lines from every backend after the fact; returns which, by backend. */
-  private Map<String, Set<Long>> deleteEverywhere() throws Exception {
+  private Map<String, Set<Long>> deleteEverywhere(String runId) throws Exception {
     Map<String, Set<Long>> deleted = new TreeMap<>();
     assertThat(loki.deleteWhere(e -> DELETED.contains(LineIds.seqField(e.line())))).isEqualTo(DELETED.size());
     assertThat(vlPlus.deleteWhere(r -> DELETED.contains(LineIds.seqField(r.msg())))).isEqualTo(DELETED.size());
     assertThat(vlMinus.deleteWhere(r -> DELETED.contains(LineIds.seqField(r.msg())))).isEqualTo(DELETED.size());
     assertThat(hec.deleteWhere(e -> DELETED.contains(LineIds.seqField(e.event())))).isEqualTo(DELETED.size());
     for (long seq : DELETED) {
-      // the test node has no reindex module (no _delete_by_query): delete by id, which is the seq
-      OpenSearchTestServer.Answer a =
-          OpenSearchTestServer.get().request("DELETE", "/" + INDEX + "/_doc/" + seq + "?refresh=true", null);
+      // the test node has no reindex module (no _delete_by_query): delete by id, <run id>-<seq>
+      OpenSearchTestServer.Answer a = OpenSearchTestServer.get()
+          .request("DELETE", "/" + INDEX + "/_doc/" + runId + "-" + seq + "?refresh=true", null);
       assertThat(a.status()).as(a.body()).isEqualTo(200);
     }
     int removed = 0;
