@@ -4,6 +4,7 @@ import io.logbench.count.CountReader;
 import io.logbench.dataset.LineBatch;
 import java.io.IOException;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
@@ -30,6 +31,20 @@ public interface BackendSpec extends Serializable {
 
   /** Opens a sender for the lines of {@code run}. */
   BatchSender open(RunContext run);
+
+  /**
+   * The longest the answer to one send through {@link #open}'s sender may take when one request
+   * may take {@code requestTimeout} (the {@code timeout} key): by default the request timeout
+   * itself. A sender whose answer waits for more than one request overrides it (Splunk with
+   * indexer acknowledgement: the request, then the ack wait up to {@code ack_timeout}). The sender
+   * keeps its own deadlines and answers a send that misses them as a retryable failure with its
+   * own reason; the delivery counts a send with no answer after this long as a {@code timeout},
+   * a safety net for a sender that broke its promise, and the async operator of a load test
+   * waits well past it.
+   */
+  default Duration answerTimeout(Duration requestTimeout) {
+    return requestTimeout;
+  }
 
   /**
    * Wires the delivery of {@code batches} to this backend and returns one outcome per batch: by
