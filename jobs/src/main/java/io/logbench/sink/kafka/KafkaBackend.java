@@ -13,6 +13,7 @@ import io.logbench.sink.Capabilities;
 import io.logbench.sink.CommonSettings;
 import io.logbench.sink.DeliveryContext;
 import io.logbench.sink.RunContext;
+import java.time.Duration;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -44,7 +45,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * (client properties passed through; secret ones, whose key contains {@code password}, {@code
  * jaas} or {@code secret}, must be given as {@code {env: NAME}} or {@code {file: PATH}}). The
  * common delivery keys ({@code delivery}, {@code in_flight}, {@code retry}, {@code thresholds},
- * {@code timeout}) are read by the delivery layer and accepted here.
+ * {@code timeout}) are read by the delivery layer and accepted here; {@code query_timeout} bounds
+ * one count pass over the topic.
  */
 public final class KafkaBackend implements BackendSpec {
 
@@ -78,6 +80,8 @@ public final class KafkaBackend implements BackendSpec {
   private final Map<String, String> properties;
   /** Secret properties, by reference only. */
   private final Map<String, SecretRef> secrets;
+  /** How long one count pass over the topic may take ({@code query_timeout}). */
+  private final Duration queryTimeout;
 
   private KafkaBackend(Builder b) {
     this.name = b.name;
@@ -88,6 +92,7 @@ public final class KafkaBackend implements BackendSpec {
         b.transactionalIdPrefix != null ? b.transactionalIdPrefix : "logbench-" + b.name;
     this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(b.properties));
     this.secrets = Collections.unmodifiableMap(new LinkedHashMap<>(b.secrets));
+    this.queryTimeout = b.queryTimeout;
   }
 
   public static Builder builder() {
@@ -108,7 +113,8 @@ public final class KafkaBackend implements BackendSpec {
             .bootstrap(bootstrap)
             .topic(block.string("topic", DEFAULT_TOPIC))
             .exactlyOnce(Boolean.parseBoolean(block.choice("exactly_once", "false", "true", "false")))
-            .transactionalIdPrefix(block.string("transactional_id_prefix", null));
+            .transactionalIdPrefix(block.string("transactional_id_prefix", null))
+            .queryTimeout(common.queryTimeout());
     ConfigNode props = block.mapping("properties");
     Iterator<String> keys = props.raw().fieldNames();
     while (keys.hasNext()) {
@@ -249,10 +255,18 @@ public final class KafkaBackend implements BackendSpec {
     return new KafkaSender(new KafkaProducer<>(producerProperties()), topic, run.streams());
   }
 
-  /** A reader counting the topic's committed records per window by record timestamp. */
+  /**
+   * A reader counting the topic's committed records per window by record timestamp; each count
+   * is one pass over the topic, which fails after {@code query_timeout}.
+   */
   @Override
   public KafkaCountReader openCounter(RunContext run) {
-    return KafkaCountReader.of(this, KafkaCountReader.DEFAULT_DEADLINE);
+    return KafkaCountReader.of(this, queryTimeout);
+  }
+
+  /** How long one count pass over the topic may take ({@code query_timeout}). */
+  public Duration queryTimeout() {
+    return queryTimeout;
   }
 
   /**
@@ -323,8 +337,15 @@ public final class KafkaBackend implements BackendSpec {
     private String transactionalIdPrefix;
     private final Map<String, String> properties = new LinkedHashMap<>();
     private final Map<String, SecretRef> secrets = new LinkedHashMap<>();
+    private Duration queryTimeout = CommonSettings.DEFAULT_QUERY_TIMEOUT;
 
     private Builder() {}
+
+    /** How long one count pass over the topic may take (default 60 s). */
+    public Builder queryTimeout(Duration queryTimeout) {
+      this.queryTimeout = Objects.requireNonNull(queryTimeout, "queryTimeout");
+      return this;
+    }
 
     public Builder name(String name) {
       this.name = Objects.requireNonNull(name, "name");

@@ -179,6 +179,30 @@ class SplunkCountReaderTest {
     }
   }
 
+  /**
+   * A search answered after 1 s is a count when {@code query_timeout} allows it, though the push
+   * {@code timeout} is 200 ms; with {@code query_timeout} 300 ms it is an error naming it.
+   */
+  @Test
+  void aCountSearchHasQueryTimeoutNotThePushTimeout(@TempDir Path tmp) throws Exception {
+    Path password = tmp.resolve("search-password");
+    Files.writeString(password, PASSWORD);
+    String common = "kind: splunk\nurl: " + hec.url() + "\ntoken_env: HEC_TOKEN\nindex: logbench\nsearch_url: "
+        + hec.url() + "\nsearch_user: counter\nsearch_password_file: " + password + "\n";
+    send(-1, 0);
+    hec.delayNextSearches(1, Duration.ofSeconds(1));
+    try (CountReader reader = block(common + "timeout: 200ms\nquery_timeout: 10s\n").openCounter(RunContext.of(STREAMS))) {
+      assertThat(reader.counts(T0 - MINUTE, T0 + 12 * MINUTE, MINUTE)).containsExactly(stored(T0 - MINUTE, T0 + 12 * MINUTE, MINUTE));
+      assertThat(reader.stats().nanos()).as("the answer took longer than timeout").isGreaterThan(200_000_000L);
+    }
+    hec.delayNextSearches(1, Duration.ofSeconds(1));
+    try (CountReader reader = block(common + "timeout: 10s\nquery_timeout: 300ms\n").openCounter(RunContext.of(STREAMS))) {
+      assertThatThrownBy(() -> reader.counts(T0, T0 + MINUTE, MINUTE))
+          .isInstanceOf(IOException.class)
+          .hasMessageEndingWith(" within 300 ms.");
+    }
+  }
+
   @Test
   void subSecondWindowsAreRefused() throws Exception {
     try (CountReader reader = reader().build()) {

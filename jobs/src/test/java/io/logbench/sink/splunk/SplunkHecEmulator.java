@@ -72,7 +72,7 @@ import java.util.regex.Pattern;
  * Failures can be injected on event requests: the next N answer a status, wait, hang (until the
  * emulator closes), or answer garbage with 200; the next N accepted events can be silently lost;
  * acks can be made never to become true, or only after a number of polls or a delay; the next N
- * searches can answer a status or hang.
+ * searches can answer a status, wait, or hang.
  */
 public final class SplunkHecEmulator implements AutoCloseable {
 
@@ -218,6 +218,14 @@ public final class SplunkHecEmulator implements AutoCloseable {
   public SplunkHecEmulator failNextSearches(int n, int status) {
     for (int i = 0; i < n; i++) {
       searchFaults.add(new Fault(FaultKind.STATUS, status, Duration.ZERO));
+    }
+    return this;
+  }
+
+  /** The next {@code n} searches are answered normally after waiting {@code delay}. */
+  public SplunkHecEmulator delayNextSearches(int n, Duration delay) {
+    for (int i = 0; i < n; i++) {
+      searchFaults.add(new Fault(FaultKind.DELAY, 0, delay));
     }
     return this;
   }
@@ -546,7 +554,11 @@ public final class SplunkHecEmulator implements AutoCloseable {
     byte[] body = ex.getRequestBody().readAllBytes();
     searches.incrementAndGet();
     Fault fault = searchFaults.poll();
-    if (fault != null) {
+    if (fault != null && fault.kind() == FaultKind.DELAY) {
+      if (closed.await(fault.delay().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+        return;
+      }
+    } else if (fault != null) {
       if (fault.kind() == FaultKind.HANG) {
         closed.await();
         return;
