@@ -5,6 +5,7 @@ import io.logbench.ledger.stream.Ledger;
 import io.logbench.plan.RunPlan;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
+import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.DeliveryContext;
 import io.logbench.sink.RunContext;
@@ -93,9 +94,13 @@ public final class GenerateJob {
 
   private java.nio.file.Path ledgerDir;
 
-  /** Each backend's source for this plan: its own instance, the same lines. */
-  DatasetSource source() {
+  /**
+   * Each backend's source for this plan: its own instance, the same lines; ending its input only
+   * after a checkpoint when the backend asks ({@link BackendSpec#endsAfterCheckpoint}).
+   */
+  DatasetSource source(BackendSpec spec) {
     return DatasetSource.builder()
+        .endAfterCheckpoint(spec.endsAfterCheckpoint())
         .dataset(plan.dataset())
         .firstIndex(plan.firstIndex())
         .schedule(plan.schedule())
@@ -124,7 +129,7 @@ public final class GenerateJob {
     for (BackendConfig b : backends) {
       String name = b.name();
       DataStream<io.logbench.dataset.LineBatch> batches =
-          env.fromSource(source(), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
+          env.fromSource(source(b.spec()), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
               .uid("source-" + name)
               .setParallelism(plan.config().parallelism());
       DataStream<BatchOutcome> outcomes = b.spec().deliver(batches,

@@ -57,6 +57,16 @@ public interface BackendSpec extends Serializable {
   }
 
   /**
+   * Whether the run's source must keep its input open, after its last batch, until a checkpoint
+   * taken after that batch completes (default false): a backend whose {@link #deliver} reports a
+   * batch only when a checkpoint commits it (exactly-once Kafka) then reports the run's last
+   * batches before the end of input reaches the ledger. The generate job always checkpoints.
+   */
+  default boolean endsAfterCheckpoint() {
+    return false;
+  }
+
+  /**
    * Checks, before a run starts, what would make it fail or silently lose lines: returns
    * warnings to print (such as lines older than the backend keeps), and throws with a full
    * sentence when the run cannot work (such as a Kafka topic that does not exist).

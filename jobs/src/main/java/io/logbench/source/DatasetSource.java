@@ -28,6 +28,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * {@code s} of {@code S} owns batches {@code s, s+S, ...}), so every reader moves through time
  * together, and the output is the same at every parallelism. Build one with {@link #builder()}.
  *
+ * <p>Built with {@code endAfterCheckpoint}, a reader that has emitted its last batch ends its
+ * input only once a checkpoint taken after that has completed.
+ *
  * <p>Metrics on each reader: gauge {@code scheduleLagMillis}, counters {@code linesEmitted} and
  * {@code batchesEmitted}.
  */
@@ -39,11 +42,13 @@ public final class DatasetSource
   private final RunPlan plan;
   private final int stripes;
   private final long fixedRunStartMillis;
+  private final boolean endAfterCheckpoint;
 
-  DatasetSource(RunPlan plan, int stripes, long fixedRunStartMillis) {
+  DatasetSource(RunPlan plan, int stripes, long fixedRunStartMillis, boolean endAfterCheckpoint) {
     this.plan = plan;
     this.stripes = stripes;
     this.fixedRunStartMillis = fixedRunStartMillis;
+    this.endAfterCheckpoint = endAfterCheckpoint;
   }
 
   public static DatasetSourceBuilder builder() {
@@ -72,7 +77,7 @@ public final class DatasetSource
 
   @Override
   public SourceReader<LineBatch, StripeSplit> createReader(SourceReaderContext context) {
-    return new DatasetSourceReader(plan, context);
+    return new DatasetSourceReader(plan, context, endAfterCheckpoint);
   }
 
   @Override

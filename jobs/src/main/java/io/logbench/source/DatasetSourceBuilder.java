@@ -28,6 +28,7 @@ public final class DatasetSourceBuilder {
   private int batchSize = DEFAULT_BATCH_SIZE;
   private int stripes;
   private long runStartMillis = EnumeratorState.NOT_STARTED;
+  private boolean endAfterCheckpoint;
 
   DatasetSourceBuilder() {}
 
@@ -73,10 +74,23 @@ public final class DatasetSourceBuilder {
     return this;
   }
 
+  /**
+   * Whether each reader, once it has emitted its last batch, keeps its input open until a
+   * checkpoint taken after that completes (default false), for a backend that commits on
+   * checkpoints: its last transaction then commits, and its outcomes go out, before the end of
+   * input reaches the operators after it. Only for jobs with checkpointing, or a reader waits for
+   * ever.
+   */
+  public DatasetSourceBuilder endAfterCheckpoint(boolean endAfterCheckpoint) {
+    this.endAfterCheckpoint = endAfterCheckpoint;
+    return this;
+  }
+
   public DatasetSource build() {
     sanityCheck();
     return new DatasetSource(
-        new RunPlan(dataset, firstIndex, schedule, timeline, batchSize), stripes, runStartMillis);
+        new RunPlan(dataset, firstIndex, schedule, timeline, batchSize), stripes, runStartMillis,
+        endAfterCheckpoint);
   }
 
   private void sanityCheck() {

@@ -4,7 +4,6 @@ import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.config.SecretRef;
 import io.logbench.dataset.LineBatch;
-import io.logbench.dataset.StreamCatalog;
 import io.logbench.schemas.LogRecord;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
@@ -23,12 +22,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
-import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -36,8 +32,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * A Kafka backend block: lines go to one topic as Avro {@link LogRecord} values keyed by stream,
  * with the line time as record timestamp, through an idempotent producer ({@link #open}) or, with
- * {@code exactly_once: true}, through Flink's transactional {@link KafkaSink} ({@link
- * #sinkExactlyOnce}).
+ * {@code exactly_once: true}, through Flink's transactional {@link KafkaSink} ({@link #deliver}).
  *
  * <p>Keys: {@code kind} (kafka), {@code name} (default {@code kafka}), {@code bootstrap}
  * (required), {@code topic} (default {@value #DEFAULT_TOPIC}), {@code exactly_once} (default
@@ -243,14 +238,15 @@ public final class KafkaBackend implements BackendSpec {
 
   /**
    * Opens an idempotent-producer sender. An {@code exactly_once} backend has none: its lines go
-   * through {@link #sinkExactlyOnce}, because a transaction per batch outside Flink's checkpoints
+   * through {@link #deliver}, because a transaction per batch outside Flink's checkpoints
    * would still write a batch twice when a task restarts.
    */
   @Override
   public KafkaSender open(RunContext run) {
     if (exactlyOnce) {
       throw new IllegalStateException(
-          "Backend " + name + " is exactly_once, so it writes through KafkaBackend.sinkExactlyOnce, not a BatchSender.");
+          "Backend " + name + " is exactly_once, so it writes through Flink's transactional KafkaSink"
+              + " (KafkaBackend.deliver), not a BatchSender.");
     }
     return new KafkaSender(new KafkaProducer<>(producerProperties()), topic, run.streams());
   }
@@ -273,7 +269,7 @@ public final class KafkaBackend implements BackendSpec {
    * Flink's transactional sink of {@link LogRecord}s to this topic: records become visible to
    * {@code read_committed} consumers when the checkpoint that covers them completes. The sink
    * serializes one element to one record, so batches are first expanded into records ({@link
-   * #sinkExactlyOnce}); the producer properties, secrets included, travel in the job graph.
+   * #deliver}); the producer properties, secrets included, travel in the job graph.
    */
   public KafkaSink<LogRecord> exactlyOnceSink() {
     Properties p = clientProperties();
@@ -291,32 +287,25 @@ public final class KafkaBackend implements BackendSpec {
   }
 
   /**
-   * Idempotent sends through {@link #open}, or with {@code exactly_once} the transactional sink
-   * ({@link #sinkExactlyOnce}) and an {@link HandedOver ACKED outcome} per batch handed to it.
+   * Idempotent sends through {@link #open}, or with {@code exactly_once} Flink's transactional
+   * sink ({@link #exactlyOnceSink}) and an outcome per batch once the checkpoint whose transaction
+   * holds it is committed ({@link ExactlyOnceDelivery}).
    */
   @Override
   public DataStream<BatchOutcome> deliver(DataStream<LineBatch> batches, DeliveryContext context) {
     if (!exactlyOnce) {
       return context.requests().apply(this, context, batches);
     }
-    sinkExactlyOnce(batches, context.run().streams());
-    // acked = handed to the transactional sink, committed with the next checkpoint; a restore
-    // replays what was not committed and the ledger counts each batch once
-    return batches
-        .map(new HandedOver(name, context.grid()))
-        .returns(TypeInformation.of(BatchOutcome.class))
-        .uid("handed-over-" + name)
-        .name("kafka " + name + " (transactional)");
+    return ExactlyOnceDelivery.wire(this, batches, context);
   }
 
-  /** Expands {@code batches} into one record per line and writes them with {@link #exactlyOnceSink}. */
-  public DataStreamSink<LogRecord> sinkExactlyOnce(DataStream<LineBatch> batches, StreamCatalog streams) {
-    return batches
-        .flatMap(new LineBatchToLogRecords(streams))
-        .returns(new AvroTypeInfo<>(LogRecord.class))
-        .name(name + " records")
-        .sinkTo(exactlyOnceSink())
-        .name(name + " (exactly once)");
+  /**
+   * With {@code exactly_once}, batches are acknowledged when a checkpoint commits them, so the
+   * source holds its end of input until the run's last batches are committed and reported.
+   */
+  @Override
+  public boolean endsAfterCheckpoint() {
+    return exactlyOnce;
   }
 
   @Override

@@ -25,7 +25,9 @@ import org.apache.flink.metrics.Gauge;
  * id first, so every reader of a run moves through time together.
  *
  * <p>When the next batch is not yet due it returns {@link InputStatus#NOTHING_AVAILABLE} and a
- * timer completes the availability future at the due time.
+ * timer completes the availability future at the due time. With {@code endAfterCheckpoint}, once
+ * its last batch is out it returns nothing until a checkpoint snapshotted after that completes,
+ * and only then the end of input.
  */
 public final class DatasetSourceReader implements SourceReader<LineBatch, StripeSplit> {
 
@@ -52,9 +54,20 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   private boolean noMoreSplits;
   private ScheduledExecutorService timer;
   private ScheduledFuture<?> wakeUp;
+  /** End the input only after a checkpoint taken once the last batch is out has completed. */
+  private final boolean endAfterCheckpoint;
+  /** The first checkpoint snapshotted after the last batch (-1: none yet, or not done). */
+  private long lastCheckpoint = -1;
+  private boolean drained;
+  private boolean lastCheckpointCompleted;
 
   public DatasetSourceReader(RunPlan plan, SourceReaderContext context) {
+    this(plan, context, false);
+  }
+
+  public DatasetSourceReader(RunPlan plan, SourceReaderContext context, boolean endAfterCheckpoint) {
     this.plan = plan;
+    this.endAfterCheckpoint = endAfterCheckpoint;
     this.timeline = plan.timeline();
     this.subtask = context.getIndexOfSubtask();
     // Room for typical lines up front; the batch grows if a dataset's lines are longer.
@@ -74,7 +87,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
       Stripe head = stripes.peek();
       if (head == null) {
         if (noMoreSplits) {
-          return InputStatus.END_OF_INPUT;
+          return endOfInput();
         }
         return waitForSignal();
       }
@@ -124,6 +137,28 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
     return scratch.copy();
   }
 
+  /**
+   * The end of input, or with {@code endAfterCheckpoint} nothing until a checkpoint snapshotted
+   * after the last batch has completed: the backend's sink chained after this reader has then
+   * committed every batch (Flink notifies every operator of a task in one go) before the end of
+   * input leaves the task.
+   */
+  private InputStatus endOfInput() {
+    if (!endAfterCheckpoint || lastCheckpointCompleted) {
+      return InputStatus.END_OF_INPUT;
+    }
+    drained = true;
+    return waitForSignal();
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    if (lastCheckpoint >= 0 && checkpointId >= lastCheckpoint && !lastCheckpointCompleted) {
+      lastCheckpointCompleted = true;
+      available.complete(null);
+    }
+  }
+
   private CompletableFuture<Void> pendingFuture() {
     if (available.isDone()) {
       available = new CompletableFuture<>();
@@ -157,6 +192,9 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
 
   @Override
   public List<StripeSplit> snapshotState(long checkpointId) {
+    if (drained && lastCheckpoint < 0) {
+      lastCheckpoint = checkpointId;
+    }
     List<StripeSplit> state = new ArrayList<>(stripes.size());
     for (Stripe s : stripes) {
       if (s.nextBatch < plan.batches()) {
