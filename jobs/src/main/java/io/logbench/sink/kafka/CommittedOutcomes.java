@@ -51,6 +51,8 @@ final class CommittedOutcomes extends AbstractStreamOperator<BatchOutcome>
   /** Batches snapshotted, by the checkpoint whose transaction holds them. */
   private transient NavigableMap<Long, List<HandedBatch>> waiting;
   private transient ListState<HandedBatch> state;
+  /** Batches waiting, for the gauge (read by the metric reporter's thread). */
+  private transient volatile int awaiting;
   private transient Counter committed;
   private transient Counter lost;
 
@@ -68,6 +70,7 @@ final class CommittedOutcomes extends AbstractStreamOperator<BatchOutcome>
     if (context.isRestored()) {
       for (HandedBatch b : state.get()) {
         waiting.computeIfAbsent(b.checkpointId, id -> new ArrayList<>()).add(b);
+        awaiting++;
       }
       LOG.info("Kafka backend {} restored {} batches awaiting the commit of checkpoints {}.", backend,
           waiting.values().stream().mapToInt(List::size).sum(), waiting.keySet());
@@ -79,8 +82,7 @@ final class CommittedOutcomes extends AbstractStreamOperator<BatchOutcome>
     super.open();
     committed = getRuntimeContext().getMetricGroup().counter("batchesCommitted");
     lost = getRuntimeContext().getMetricGroup().counter("batchesLost");
-    getRuntimeContext().getMetricGroup().gauge("batchesAwaitingCommit",
-        () -> current.size() + waiting.values().stream().mapToInt(List::size).sum());
+    getRuntimeContext().getMetricGroup().gauge("batchesAwaitingCommit", () -> awaiting);
   }
 
   @Override
@@ -90,6 +92,7 @@ final class CommittedOutcomes extends AbstractStreamOperator<BatchOutcome>
       emit(b, HandedBatch.epochNanos(), BatchOutcome.Status.ACKED); // nothing to commit
     } else {
       current.add(b);
+      awaiting++;
     }
   }
 
@@ -105,6 +108,7 @@ final class CommittedOutcomes extends AbstractStreamOperator<BatchOutcome>
       for (HandedBatch b : e.getValue()) {
         emit(b, now, status);
       }
+      awaiting -= e.getValue().size();
     }
     released.clear();
   }
