@@ -114,11 +114,11 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
 
   /**
    * Applies this function to {@code batches}. In at-least-once mode the operator has no timeout
-   * of its own (resends have no end; each request has the settings' timeout); in load-test mode
-   * its timeout is a safety net well past the request timeout.
+   * of its own (resends have no end; each send has the spec's {@link BackendSpec#answerTimeout});
+   * in load-test mode its timeout is a safety net well past the answer timeout.
    */
   public SingleOutputStreamOperator<BatchOutcome> apply(DataStream<LineBatch> batches) {
-    long operatorTimeoutMillis = operatorTimeoutMillis(settings);
+    long operatorTimeoutMillis = operatorTimeoutMillis(settings, spec.answerTimeout(settings.timeout()));
     String name = spec.name();
     SingleOutputStreamOperator<BatchOutcome> delivered =
         AsyncDataStream.unorderedWait(
@@ -133,9 +133,12 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
         .setParallelism(batches.getParallelism());
   }
 
-  /** 0 (none) for at-least-once; twice the request timeout plus 10 s for load tests. */
-  static long operatorTimeoutMillis(DeliverySettings settings) {
-    return settings.mode() == Mode.AT_LEAST_ONCE ? 0 : 2 * settings.timeout().toMillis() + 10_000;
+  /**
+   * 0 (none) for at-least-once; for load tests twice the answer timeout (the request timeout, or
+   * longer for a sender that also waits for an acknowledgement) plus 10 s.
+   */
+  static long operatorTimeoutMillis(DeliverySettings settings, java.time.Duration answerTimeout) {
+    return settings.mode() == Mode.AT_LEAST_ONCE ? 0 : 2 * answerTimeout.toMillis() + 10_000;
   }
 
   @Override
@@ -155,6 +158,7 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
             .random(new SplittableRandom(spec.name().hashCode() * 31L + subtask))
             .stats(stats)
             .schedule(schedule, run.firstIndex())
+            .answerTimeout(spec.answerTimeout(settings.timeout()))
             .build();
     registerMetrics(getRuntimeContext().getMetricGroup().addGroup("backend", spec.name()), stats);
     boardEntry = boardKey + "/" + subtask;
@@ -229,7 +233,7 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
   }
 
   /**
-   * Only load tests have an operator timeout, and it fires only if the request timer did not:
+   * Only load tests have an operator timeout, and it fires only if the answer timer did not:
    * the batch then ends as failed by {@code timeout}, like a request that timed out.
    */
   @Override

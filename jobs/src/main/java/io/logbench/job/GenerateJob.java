@@ -7,6 +7,7 @@ import io.logbench.replay.ReplayFiles;
 import io.logbench.replay.Replays;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
+import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.DeliveryContext;
 import io.logbench.sink.RunContext;
@@ -110,10 +111,12 @@ public final class GenerateJob {
 
   /**
    * The source of {@code backend} for this plan: its own instance, the same lines as every
-   * backend's, keeping its stripes' leases in the run directory when there is one.
+   * backend's, keeping its stripes' leases in the run directory when there is one, and ending its
+   * input only after a checkpoint when the backend asks ({@link BackendSpec#endsAfterCheckpoint}).
    */
-  DatasetSource source(String backend) {
+  DatasetSource source(String backend, BackendSpec spec) {
     DatasetSourceBuilder b = DatasetSource.builder()
+        .endAfterCheckpoint(spec.endsAfterCheckpoint())
         .dataset(plan.dataset())
         .firstIndex(plan.firstIndex())
         .schedule(plan.schedule())
@@ -154,7 +157,7 @@ public final class GenerateJob {
     for (BackendConfig b : backends) {
       String name = b.name();
       DataStream<io.logbench.dataset.LineBatch> batches =
-          env.fromSource(source(name), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
+          env.fromSource(source(name, b.spec()), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
               .uid("source-" + name)
               .setParallelism(plan.config().parallelism());
       DataStream<BatchOutcome> outcomes = b.spec().deliver(batches,

@@ -4,6 +4,7 @@ import io.logbench.count.CountReader;
 import io.logbench.dataset.LineBatch;
 import java.io.IOException;
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
@@ -32,6 +33,20 @@ public interface BackendSpec extends Serializable {
   BatchSender open(RunContext run);
 
   /**
+   * The longest the answer to one send through {@link #open}'s sender may take when one request
+   * may take {@code requestTimeout} (the {@code timeout} key): by default the request timeout
+   * itself. A sender whose answer waits for more than one request overrides it (Splunk with
+   * indexer acknowledgement: the request, then the ack wait up to {@code ack_timeout}). The sender
+   * keeps its own deadlines and answers a send that misses them as a retryable failure with its
+   * own reason; the delivery counts a send with no answer after this long as a {@code timeout},
+   * a safety net for a sender that broke its promise, and the async operator of a load test
+   * waits well past it.
+   */
+  default Duration answerTimeout(Duration requestTimeout) {
+    return requestTimeout;
+  }
+
+  /**
    * Wires the delivery of {@code batches} to this backend and returns one outcome per batch: by
    * default the job's asynchronous requests through the sender {@link #open} gives, under the
    * backend's delivery mode ({@link DeliveryContext#requests}); a backend that writes through its
@@ -39,6 +54,16 @@ public interface BackendSpec extends Serializable {
    */
   default DataStream<BatchOutcome> deliver(DataStream<LineBatch> batches, DeliveryContext context) {
     return context.requests().apply(this, context, batches);
+  }
+
+  /**
+   * Whether the run's source must keep its input open, after its last batch, until a checkpoint
+   * taken after that batch completes (default false): a backend whose {@link #deliver} reports a
+   * batch only when a checkpoint commits it (exactly-once Kafka) then reports the run's last
+   * batches before the end of input reaches the ledger. The generate job always checkpoints.
+   */
+  default boolean endsAfterCheckpoint() {
+    return false;
   }
 
   /**

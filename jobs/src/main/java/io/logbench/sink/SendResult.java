@@ -19,6 +19,13 @@ import java.util.List;
 public record SendResult(
     Kind kind, int status, int accepted, List<Rejection> rejections, BitSet retry, String detail) {
 
+  /**
+   * How the detail of a send starts when the backend took the request but did not acknowledge it
+   * within the sender's ack timeout (Splunk HEC indexer acknowledgement): the lines are retryable,
+   * and a load test counts them under this reason, apart from requests that got no answer.
+   */
+  public static final String ACK_TIMEOUT = "ack timeout";
+
   /** The overall class of a send. */
   public enum Kind {
     /** Every line was taken. */

@@ -34,6 +34,8 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * highest batch it may have emitted, written before it emits beyond it), and a reader that finds
  * one when it gets its stripe (a restore) records the batches it will emit again in {@value
  * ReplayFiles#RESTORES}.
+ * <p>Built with {@code endAfterCheckpoint}, a reader that has emitted its last batch ends its
+ * input only once a checkpoint taken after that has completed.
  *
  * <p>Metrics on each reader: gauge {@code scheduleLagMillis}, counters {@code linesEmitted} and
  * {@code batchesEmitted}.
@@ -47,12 +49,15 @@ public final class DatasetSource
   private final int stripes;
   private final long fixedRunStartMillis;
   private final LeaseSettings leases;
+  private final boolean endAfterCheckpoint;
 
-  DatasetSource(RunPlan plan, int stripes, long fixedRunStartMillis, LeaseSettings leases) {
+  DatasetSource(RunPlan plan, int stripes, long fixedRunStartMillis, LeaseSettings leases,
+      boolean endAfterCheckpoint) {
     this.plan = plan;
     this.stripes = stripes;
     this.fixedRunStartMillis = fixedRunStartMillis;
     this.leases = leases;
+    this.endAfterCheckpoint = endAfterCheckpoint;
   }
 
   public static DatasetSourceBuilder builder() {
@@ -81,7 +86,7 @@ public final class DatasetSource
 
   @Override
   public SourceReader<LineBatch, StripeSplit> createReader(SourceReaderContext context) {
-    return new DatasetSourceReader(plan, context, leases);
+    return new DatasetSourceReader(plan, context, leases, endAfterCheckpoint);
   }
 
   @Override

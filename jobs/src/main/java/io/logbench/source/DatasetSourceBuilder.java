@@ -40,6 +40,7 @@ public final class DatasetSourceBuilder {
   private ReplayFiles leaseFiles;
   private String leaseBackend;
   private int leaseBatches = DEFAULT_LEASE_BATCHES;
+  private boolean endAfterCheckpoint;
 
   DatasetSourceBuilder() {}
 
@@ -101,11 +102,24 @@ public final class DatasetSourceBuilder {
     return this;
   }
 
+  /**
+   * Whether each reader, once it has emitted its last batch, keeps its input open until a
+   * checkpoint taken after that completes (default false), for a backend that commits on
+   * checkpoints: its last transaction then commits, and its outcomes go out, before the end of
+   * input reaches the operators after it. Only for jobs with checkpointing, or a reader waits for
+   * ever.
+   */
+  public DatasetSourceBuilder endAfterCheckpoint(boolean endAfterCheckpoint) {
+    this.endAfterCheckpoint = endAfterCheckpoint;
+    return this;
+  }
+
   public DatasetSource build() {
     sanityCheck();
     return new DatasetSource(
         new RunPlan(dataset, firstIndex, schedule, timeline, batchSize), stripes, runStartMillis,
-        leaseFiles == null ? null : new LeaseSettings(leaseFiles, leaseBackend, leaseBatches));
+        leaseFiles == null ? null : new LeaseSettings(leaseFiles, leaseBackend, leaseBatches),
+        endAfterCheckpoint);
   }
 
   private void sanityCheck() {

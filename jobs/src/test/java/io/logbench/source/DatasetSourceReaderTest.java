@@ -40,6 +40,37 @@ class DatasetSourceReaderTest {
     assertThat(last.timestampMillis(2)).isEqualTo(TestDataset.START_MILLIS + 1_470);
   }
 
+  /**
+   * With endAfterCheckpoint the last batch is not the end: the input stays open until a
+   * checkpoint snapshotted after it completes (not one snapshotted before, nor an earlier one).
+   */
+  @Test
+  void endAfterCheckpointEndsOnlyOnceACheckpointTakenAfterTheLastBatchCompletes() throws Exception {
+    RunPlan plan = unpacedPlan(48, 5);
+    CollectingOutput output = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext(), true)) {
+      reader.addSplits(List.of(new StripeSplit(0, 1, 0, START)));
+      reader.notifyNoMoreSplits();
+      reader.snapshotState(3); // before the last batch: does not count
+      while (reader.pollNext(output) == InputStatus.MORE_AVAILABLE) {
+        // emit every batch
+      }
+      assertThat(output.ids()).hasSize(10);
+      assertThat(reader.pollNext(output)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+      reader.notifyCheckpointComplete(3);
+      assertThat(reader.isAvailable()).isNotDone();
+      reader.snapshotState(4);
+      reader.snapshotState(5);
+      reader.notifyCheckpointComplete(3);
+      assertThat(reader.isAvailable()).isNotDone();
+      assertThat(reader.pollNext(output)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+      reader.notifyCheckpointComplete(4);
+      assertThat(reader.isAvailable()).isDone();
+      assertThat(reader.pollNext(output)).isEqualTo(InputStatus.END_OF_INPUT);
+    }
+    assertThat(output.ids()).hasSize(10);
+  }
+
   @Test
   void aRestoredReaderContinuesWhereTheSnapshotWas() throws Exception {
     RunPlan plan = unpacedPlan(48, 5);

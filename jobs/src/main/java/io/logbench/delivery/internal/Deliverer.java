@@ -10,6 +10,7 @@ import io.logbench.sink.SendResult.Rejection;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.ThresholdBreach;
 import io.logbench.sink.WindowGrid;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -47,6 +48,8 @@ public final class Deliverer {
   private final DeliveryStats stats;
   private final Schedule schedule;
   private final long firstIndex;
+  /** How long a send's answer may take before it counts as a timeout (see {@link Builder#answerTimeout}). */
+  private final Duration answerTimeout;
   /** Epoch nanoseconds the run started, learned from the first batch; 0 until then. */
   private long runStartNanos;
 
@@ -62,6 +65,7 @@ public final class Deliverer {
     this.stats = b.stats;
     this.schedule = b.schedule;
     this.firstIndex = b.firstIndex;
+    this.answerTimeout = b.answerTimeout != null ? b.answerTimeout : b.settings.timeout();
   }
 
   public static Builder builder() {
@@ -130,13 +134,12 @@ public final class Deliverer {
       stats.linesSent.inc(part.count());
       stats.addInFlight(1);
       boolean[] answered = {false};
-      long timeoutNanos = settings.timeout().toNanos();
       DeliveryTimer.Cancellable timeout =
           timer.schedule(
               () -> answer(attempt, answered, null, part, map,
                   SendResult.retryable(part.count(), 0,
-                      "timeout: no answer within " + settings.timeout().toMillis() + " ms")),
-              timeoutNanos);
+                      "timeout: no answer within " + answerTimeout.toMillis() + " ms")),
+              answerTimeout.toNanos());
       CompletableFuture<SendResult> f;
       try {
         f = sender.send(part);
@@ -358,8 +361,15 @@ public final class Deliverer {
     return statusKey(r);
   }
 
-  /** {@code "503"}, or for no HTTP answer {@code "timeout"} or {@code "io"}. */
+  /**
+   * {@code "ack timeout"} when the request was taken but its acknowledgement never came (whatever
+   * the request's status), else {@code "503"}, or for no HTTP answer {@code "timeout"} or {@code
+   * "io"}.
+   */
   static String statusKey(SendResult r) {
+    if (r.detail().startsWith(SendResult.ACK_TIMEOUT)) {
+      return SendResult.ACK_TIMEOUT;
+    }
     if (r.status() > 0) {
       return Integer.toString(r.status());
     }
@@ -414,6 +424,7 @@ public final class Deliverer {
     private DeliveryStats stats = new DeliveryStats();
     private Schedule schedule;
     private long firstIndex;
+    private Duration answerTimeout;
 
     public Builder backend(String backend, int subtask) {
       this.backend = backend;
@@ -466,6 +477,17 @@ public final class Deliverer {
       return this;
     }
 
+    /**
+     * How long the answer to one send may take (default: the settings' request timeout): the
+     * spec's {@link io.logbench.sink.BackendSpec#answerTimeout}, longer than one request when the
+     * sender also waits for an acknowledgement. A send without answer by then is resent (or, in
+     * a load test, failed) as a {@code timeout}.
+     */
+    public Builder answerTimeout(Duration answerTimeout) {
+      this.answerTimeout = answerTimeout;
+      return this;
+    }
+
     public Deliverer build() {
       require(backend != null, "A deliverer needs a backend name.");
       require(settings != null, "A deliverer needs delivery settings.");
@@ -475,6 +497,8 @@ public final class Deliverer {
       require(clock != null, "A deliverer needs a clock.");
       require(random != null, "A deliverer needs a random generator for jitter.");
       require(stats != null, "A deliverer needs stats.");
+      require(answerTimeout == null || (!answerTimeout.isNegative() && !answerTimeout.isZero()),
+          "A deliverer's answer timeout must be positive, not " + answerTimeout + ".");
       return new Deliverer(this);
     }
 

@@ -1,6 +1,7 @@
 package io.logbench.delivery.internal;
 
 import io.logbench.sink.LatencyHistogram;
+import io.logbench.sink.SendResult;
 import io.logbench.sink.ThresholdBreach;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,6 +72,7 @@ public final class DeliveryStats {
     }
     return switch (reason) {
       case "io", "timeout", "aborted" -> reason;
+      case SendResult.ACK_TIMEOUT -> "timeout";
       default -> "other";
     };
   }

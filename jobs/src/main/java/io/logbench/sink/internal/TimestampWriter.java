@@ -6,7 +6,7 @@ import java.time.ZoneOffset;
 
 /**
  * Writes epoch-nanosecond timestamps as RFC 3339 UTC text with nine fraction digits, or as epoch
- * seconds with nine fraction digits. The date part of the last second is cached, because lines of
+ * seconds with nine or six (truncated) fraction digits. The date part of the last second is cached, because lines of
  * a batch share their second; not thread-safe (one per sender, used from one thread).
  */
 public final class TimestampWriter {
@@ -27,6 +27,17 @@ public final class TimestampWriter {
       cachedSecond = second;
     }
     out.append(cachedPrefix).appendPadded(Math.floorMod(epochNanos, 1_000_000_000L), 9).append((byte) 'Z');
+  }
+
+  /**
+   * {@code 1619838000.123456} (epoch seconds with six fraction digits; non-negative times only):
+   * the nanoseconds below a microsecond are cut, never rounded, so a time keeps its second and
+   * its millisecond (a rounded {@code .999999999} would become the next second).
+   */
+  public static void epochSecondsMicros(JsonBytes out, long epochNanos) {
+    out.appendLong(Math.floorDiv(epochNanos, 1_000_000_000L))
+        .append((byte) '.')
+        .appendPadded(Math.floorMod(epochNanos, 1_000_000_000L) / 1_000, 6);
   }
 
   /** {@code 1619838000.123456789} (epoch seconds; non-negative times only). */

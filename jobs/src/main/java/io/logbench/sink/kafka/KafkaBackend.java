@@ -4,7 +4,6 @@ import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.config.SecretRef;
 import io.logbench.dataset.LineBatch;
-import io.logbench.dataset.StreamCatalog;
 import io.logbench.schemas.LogRecord;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
@@ -15,6 +14,7 @@ import io.logbench.sink.DeliveryContext;
 import io.logbench.sink.Preflight;
 import io.logbench.sink.RunContext;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
@@ -25,12 +25,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
-import org.apache.flink.formats.avro.typeutils.AvroTypeInfo;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -42,7 +39,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * A Kafka backend block: lines go to one topic as Avro {@link LogRecord} values keyed by stream,
  * with the line time as record timestamp and the run's id as header {@value #RUN_HEADER}, through
  * an idempotent producer ({@link #open}) or, with {@code exactly_once: true}, through Flink's
- * transactional {@link KafkaSink} ({@link #sinkExactlyOnce}). Counts read only the run's records.
+ * transactional {@link KafkaSink} ({@link #deliver}). Counts read only the run's records.
  *
  * <p>Keys: {@code kind} (kafka), {@code name} (default {@code kafka}), {@code bootstrap}
  * (required), {@code topic} (default {@value #DEFAULT_TOPIC}), {@code exactly_once} (default
@@ -50,7 +47,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * (client properties passed through; secret ones, whose key contains {@code password}, {@code
  * jaas} or {@code secret}, must be given as {@code {env: NAME}} or {@code {file: PATH}}). The
  * common delivery keys ({@code delivery}, {@code in_flight}, {@code retry}, {@code thresholds},
- * {@code timeout}) are read by the delivery layer and accepted here.
+ * {@code timeout}) are read by the delivery layer and accepted here; {@code query_timeout} bounds
+ * one count pass over the topic.
  */
 public final class KafkaBackend implements BackendSpec {
 
@@ -90,6 +88,8 @@ public final class KafkaBackend implements BackendSpec {
   private final Map<String, String> properties;
   /** Secret properties, by reference only. */
   private final Map<String, SecretRef> secrets;
+  /** How long one count pass over the topic may take ({@code query_timeout}). */
+  private final Duration queryTimeout;
 
   private KafkaBackend(Builder b) {
     this.name = b.name;
@@ -100,6 +100,7 @@ public final class KafkaBackend implements BackendSpec {
         b.transactionalIdPrefix != null ? b.transactionalIdPrefix : "logbench-" + b.name;
     this.properties = Collections.unmodifiableMap(new LinkedHashMap<>(b.properties));
     this.secrets = Collections.unmodifiableMap(new LinkedHashMap<>(b.secrets));
+    this.queryTimeout = b.queryTimeout;
   }
 
   public static Builder builder() {
@@ -120,7 +121,8 @@ public final class KafkaBackend implements BackendSpec {
             .bootstrap(bootstrap)
             .topic(block.string("topic", DEFAULT_TOPIC))
             .exactlyOnce(Boolean.parseBoolean(block.choice("exactly_once", "false", "true", "false")))
-            .transactionalIdPrefix(block.string("transactional_id_prefix", null));
+            .transactionalIdPrefix(block.string("transactional_id_prefix", null))
+            .queryTimeout(common.queryTimeout());
     ConfigNode props = block.mapping("properties");
     Iterator<String> keys = props.raw().fieldNames();
     while (keys.hasNext()) {
@@ -273,30 +275,39 @@ public final class KafkaBackend implements BackendSpec {
 
   /**
    * Opens an idempotent-producer sender. An {@code exactly_once} backend has none: its lines go
-   * through {@link #sinkExactlyOnce}, because a transaction per batch outside Flink's checkpoints
+   * through {@link #deliver}, because a transaction per batch outside Flink's checkpoints
    * would still write a batch twice when a task restarts.
    */
   @Override
   public KafkaSender open(RunContext run) {
     if (exactlyOnce) {
       throw new IllegalStateException(
-          "Backend " + name + " is exactly_once, so it writes through KafkaBackend.sinkExactlyOnce, not a BatchSender.");
+          "Backend " + name + " is exactly_once, so it writes through Flink's transactional KafkaSink"
+              + " (KafkaBackend.deliver), not a BatchSender.");
     }
     return new KafkaSender(new KafkaProducer<>(producerProperties()), topic, run.streams(), run.runId());
   }
 
-  /** A reader counting the run's committed records in the topic per window by record timestamp. */
+  /**
+   * A reader counting the run's committed records in the topic per window by record timestamp;
+   * each count is one pass over the topic, which fails after {@code query_timeout}.
+   */
   @Override
   public KafkaCountReader openCounter(RunContext run) {
-    return KafkaCountReader.of(this, KafkaCountReader.DEFAULT_DEADLINE, run.runId());
+    return KafkaCountReader.of(this, queryTimeout, run.runId());
+  }
+
+  /** How long one count pass over the topic may take ({@code query_timeout}). */
+  public Duration queryTimeout() {
+    return queryTimeout;
   }
 
   /**
    * Flink's transactional sink of {@link LogRecord}s to this topic: records become visible to
    * {@code read_committed} consumers when the checkpoint that covers them completes. The sink
    * serializes one element to one record, so batches are first expanded into records ({@link
-   * #sinkExactlyOnce}); the producer properties, secrets included, travel in the job graph. Every
-   * record carries the header {@link #RUN_HEADER} = {@code runId} (none when null).
+   * #deliver}); the producer properties, secrets included, travel in the job graph. Every record
+   * carries the header {@link #RUN_HEADER} = {@code runId} (none when null).
    */
   public KafkaSink<LogRecord> exactlyOnceSink(String runId) {
     Properties p = clientProperties();
@@ -314,35 +325,25 @@ public final class KafkaBackend implements BackendSpec {
   }
 
   /**
-   * Idempotent sends through {@link #open}, or with {@code exactly_once} the transactional sink
-   * ({@link #sinkExactlyOnce}) and an {@link HandedOver ACKED outcome} per batch handed to it.
+   * Idempotent sends through {@link #open}, or with {@code exactly_once} Flink's transactional
+   * sink ({@link #exactlyOnceSink}) and an outcome per batch once the checkpoint whose transaction
+   * holds it is committed ({@link ExactlyOnceDelivery}).
    */
   @Override
   public DataStream<BatchOutcome> deliver(DataStream<LineBatch> batches, DeliveryContext context) {
     if (!exactlyOnce) {
       return context.requests().apply(this, context, batches);
     }
-    sinkExactlyOnce(batches, context.run());
-    // acked = handed to the transactional sink, committed with the next checkpoint; a restore
-    // replays what was not committed and the ledger counts each batch once
-    return batches
-        .map(new HandedOver(name, context.grid()))
-        .returns(TypeInformation.of(BatchOutcome.class))
-        .uid("handed-over-" + name)
-        .name("kafka " + name + " (transactional)");
+    return ExactlyOnceDelivery.wire(this, batches, context);
   }
 
   /**
-   * Expands {@code batches} (lines of {@code run}) into one record per line and writes them with
-   * {@link #exactlyOnceSink}.
+   * With {@code exactly_once}, batches are acknowledged when a checkpoint commits them, so the
+   * source holds its end of input until the run's last batches are committed and reported.
    */
-  public DataStreamSink<LogRecord> sinkExactlyOnce(DataStream<LineBatch> batches, RunContext run) {
-    return batches
-        .flatMap(new LineBatchToLogRecords(run.streams()))
-        .returns(new AvroTypeInfo<>(LogRecord.class))
-        .name(name + " records")
-        .sinkTo(exactlyOnceSink(run.runId()))
-        .name(name + " (exactly once)");
+  @Override
+  public boolean endsAfterCheckpoint() {
+    return exactlyOnce;
   }
 
   @Override
@@ -363,8 +364,15 @@ public final class KafkaBackend implements BackendSpec {
     private String transactionalIdPrefix;
     private final Map<String, String> properties = new LinkedHashMap<>();
     private final Map<String, SecretRef> secrets = new LinkedHashMap<>();
+    private Duration queryTimeout = CommonSettings.DEFAULT_QUERY_TIMEOUT;
 
     private Builder() {}
+
+    /** How long one count pass over the topic may take (default 60 s). */
+    public Builder queryTimeout(Duration queryTimeout) {
+      this.queryTimeout = Objects.requireNonNull(queryTimeout, "queryTimeout");
+      return this;
+    }
 
     public Builder name(String name) {
       this.name = Objects.requireNonNull(name, "name");

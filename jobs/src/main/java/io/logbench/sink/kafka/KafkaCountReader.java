@@ -20,11 +20,9 @@ import org.apache.kafka.common.KafkaException;
  * not answer within the deadline, or a topic that does not exist, is an {@link IOException}.
  *
  * <p>Each call is one pass over the whole topic, so a verifier should ask for many windows at
- * once. Default deadline per pass: {@link #DEFAULT_DEADLINE}.
+ * once; the backend's {@code query_timeout} is the deadline of a pass.
  */
 public final class KafkaCountReader implements CountReader {
-
-  public static final Duration DEFAULT_DEADLINE = Duration.ofMinutes(5);
 
   private final KafkaCounter counter;
   private final String topic;

@@ -149,6 +149,18 @@ public record SplunkBackend(
     return searchAuth == null ? List.of() : before.otherRuns(this);
   }
 
+  /**
+   * Without ack, one request. With ack, the request ({@code timeout}, the answer only), then the
+   * wait for the ack id, which the sender ends itself after {@code ack_timeout} as a retryable
+   * {@code ack timeout}; its poller looks at deadlines once per {@code ack_poll}, so that answer
+   * comes at most one poll late, and one more poll of margin keeps the delivery's timeout from
+   * ever resending a batch whose ack is still awaited.
+   */
+  @Override
+  public Duration answerTimeout(Duration requestTimeout) {
+    return ack ? requestTimeout.plus(ackTimeout).plus(ackPoll.multipliedBy(2)) : requestTimeout;
+  }
+
   @Override
   public BatchSender open(RunContext run) {
     return SplunkSender.builder()

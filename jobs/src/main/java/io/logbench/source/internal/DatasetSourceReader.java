@@ -38,6 +38,10 @@ import org.apache.flink.metrics.Gauge;
  * reader gets it was started by an earlier attempt, and the reader records, in one {@link
  * RestoreRecord} per {@link #addSplits} call, where each such stripe went back to and the batches
  * from there up to the lease, which it emits again and the earlier attempt may have sent.
+ *
+ * <p>With {@code endAfterCheckpoint}, once
+ * its last batch is out it returns nothing until a checkpoint snapshotted after that completes,
+ * and only then the end of input.
  */
 public final class DatasetSourceReader implements SourceReader<LineBatch, StripeSplit> {
 
@@ -67,15 +71,27 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   private boolean noMoreSplits;
   private ScheduledExecutorService timer;
   private ScheduledFuture<?> wakeUp;
+  /** End the input only after a checkpoint taken once the last batch is out has completed. */
+  private final boolean endAfterCheckpoint;
+  /** The first checkpoint snapshotted after the last batch (-1: none yet, or not done). */
+  private long lastCheckpoint = -1;
+  private boolean drained;
+  private boolean lastCheckpointCompleted;
 
   public DatasetSourceReader(RunPlan plan, SourceReaderContext context) {
-    this(plan, context, null);
+    this(plan, context, null, false);
   }
 
-  /** A reader that keeps leases and writes restore records as {@code leases} says (null: none). */
-  public DatasetSourceReader(RunPlan plan, SourceReaderContext context, LeaseSettings leases) {
+  /**
+   * A reader that keeps leases and writes restore records as {@code leases} says (null: none),
+   * and, with {@code endAfterCheckpoint}, ends its input only after a checkpoint taken once its
+   * last batch is out has completed.
+   */
+  public DatasetSourceReader(RunPlan plan, SourceReaderContext context, LeaseSettings leases,
+      boolean endAfterCheckpoint) {
     this.plan = plan;
     this.leases = leases;
+    this.endAfterCheckpoint = endAfterCheckpoint;
     this.timeline = plan.timeline();
     this.subtask = context.getIndexOfSubtask();
     // Room for typical lines up front; the batch grows if a dataset's lines are longer.
@@ -95,7 +111,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
       Stripe head = stripes.peek();
       if (head == null) {
         if (noMoreSplits) {
-          return InputStatus.END_OF_INPUT;
+          return endOfInput();
         }
         return waitForSignal();
       }
@@ -148,6 +164,28 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
     return scratch.copy();
   }
 
+  /**
+   * The end of input, or with {@code endAfterCheckpoint} nothing until a checkpoint snapshotted
+   * after the last batch has completed: the backend's sink chained after this reader has then
+   * committed every batch (Flink notifies every operator of a task in one go) before the end of
+   * input leaves the task.
+   */
+  private InputStatus endOfInput() {
+    if (!endAfterCheckpoint || lastCheckpointCompleted) {
+      return InputStatus.END_OF_INPUT;
+    }
+    drained = true;
+    return waitForSignal();
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    if (lastCheckpoint >= 0 && checkpointId >= lastCheckpoint && !lastCheckpointCompleted) {
+      lastCheckpointCompleted = true;
+      available.complete(null);
+    }
+  }
+
   private CompletableFuture<Void> pendingFuture() {
     if (available.isDone()) {
       available = new CompletableFuture<>();
@@ -181,6 +219,9 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
 
   @Override
   public List<StripeSplit> snapshotState(long checkpointId) {
+    if (drained && lastCheckpoint < 0) {
+      lastCheckpoint = checkpointId;
+    }
     List<StripeSplit> state = new ArrayList<>(stripes.size());
     for (Stripe s : stripes) {
       if (s.nextBatch < plan.batches()) {

@@ -5,6 +5,7 @@ import static io.logbench.delivery.internal.ScriptedSender.fatal;
 import static io.logbench.delivery.internal.ScriptedSender.io;
 import static io.logbench.delivery.internal.ScriptedSender.status;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbench.dataset.LineBatch;
 import io.logbench.sink.BatchOutcome.Status;
@@ -51,7 +52,12 @@ class DelivererTest {
   }
 
   private Deliverer deliverer(DeliverySettings settings) {
+    return deliverer(settings, null);
+  }
+
+  private Deliverer deliverer(DeliverySettings settings, Duration answerTimeout) {
     return Deliverer.builder()
+        .answerTimeout(answerTimeout)
         .backend("fake", 0)
         .settings(settings)
         .sender(sender)
@@ -263,6 +269,61 @@ class DelivererTest {
     assertThat(outcomes).hasSize(1);
     assertThat(d.stats().inFlightRequests()).isZero();
     assertThat(d.stats().linesFailed("4xx").getCount()).isZero();
+  }
+
+  /**
+   * The issue's case in virtual time: a sender that waits for an acknowledgement answers 15 s
+   * after the send, past the 10 s request timeout but within its 72 s answer timeout: the batch
+   * is sent once. Without the answer timeout (the old contract) it would be sent again at 10 s.
+   */
+  @Test
+  void aSendIsNotResentBeforeItsAnswerTimeoutEvenPastTheRequestTimeout() {
+    sender.thenAfter(15 * SECOND, accept());
+    Deliverer d = deliverer(atLeastOnce(), Duration.ofSeconds(72));
+    deliver(d, batch(0, START));
+    timer.runAll(120 * SECOND);
+    BatchOutcome o = only();
+    assertThat(o.status()).isEqualTo(Status.ACKED);
+    assertThat(o.attempts()).isEqualTo(1);
+    assertThat(sender.sent).hasSize(1);
+    assertThat(o.serviceNanos()).isEqualTo(15 * SECOND);
+    assertThat(d.stats().linesRetried.getCount()).isZero();
+  }
+
+  @Test
+  void aSendWithoutAnswerWithinItsAnswerTimeoutIsResentAsATimeout() {
+    sender.thenHang().then(accept());
+    Deliverer d = deliverer(atLeastOnce(), Duration.ofSeconds(72));
+    deliver(d, batch(0, START));
+    timer.advance(71 * SECOND);
+    assertThat(sender.sent).hasSize(1);
+    timer.runAll(120 * SECOND);
+    BatchOutcome o = only();
+    assertThat(o.attempts()).isEqualTo(2);
+    assertThat(sender.sent.get(1).atNanos() - sender.sent.get(0).atNanos()).isGreaterThanOrEqualTo(72 * SECOND);
+  }
+
+  @Test
+  void aLoadTestCountsAnAckTimeoutUnderItsOwnReason() {
+    sender.then(b -> SendResult.retryable(b.count(), 200, "ack timeout: ackId 3 was not acknowledged within 1m"));
+    Deliverer d = deliverer(loadTest(), Duration.ofSeconds(72));
+    deliver(d, batch(0, START));
+    timer.runAll(SECOND);
+    BatchOutcome o = only();
+    assertThat(o.status()).isEqualTo(Status.FAILED);
+    assertThat(o.httpStatus()).isEqualTo(200);
+    assertThat(o.windows()).containsExactly(
+        new WindowTally(0, 6, 0, Map.of("ack timeout", 6)), new WindowTally(60_000, 4, 0, Map.of("ack timeout", 4)));
+    assertThat(d.stats().linesFailed("timeout").getCount()).isEqualTo(LINES);
+  }
+
+  @Test
+  void anAnswerTimeoutMustBePositive() {
+    assertThatThrownBy(() -> Deliverer.builder().backend("fake", 0).settings(atLeastOnce()).sender(sender)
+        .grid(new WindowGrid(0, 60_000)).timer(timer).clock(timer::now).random(new SplittableRandom(7))
+        .answerTimeout(Duration.ZERO).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("A deliverer's answer timeout must be positive, not PT0S.");
   }
 
   @Test

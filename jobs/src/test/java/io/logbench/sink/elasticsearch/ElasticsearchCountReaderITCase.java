@@ -1,7 +1,11 @@
 package io.logbench.sink.elasticsearch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.logbench.config.ConfigNode;
 import io.logbench.count.CountReader;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
@@ -9,9 +13,12 @@ import io.logbench.dataset.nginx.NginxMonthDataset;
 import io.logbench.http.HttpClients;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
+import io.logbench.sink.Specs;
 import io.logbench.sink.WindowGrid;
 import io.logbench.sink.elasticsearch.ElasticsearchBackend.Refresh;
 import io.logbench.testing.BoundaryLines;
+import io.logbench.sink.internal.DelayingProxy;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -108,6 +115,33 @@ class ElasticsearchCountReaderITCase {
       }
     }
     return out;
+  }
+
+  /**
+   * OpenSearch behind a proxy that holds each request 1 s: a count is a count when {@code
+   * query_timeout} allows it, though the push {@code timeout} is 200 ms; with {@code
+   * query_timeout} 300 ms it is an error naming it.
+   */
+  @Test
+  void aCountHasQueryTimeoutNotThePushTimeout() throws Exception {
+    long from = MIDNIGHT;
+    long to = MIDNIGHT + 3 * MINUTE;
+    try (DelayingProxy slow = new DelayingProxy(server.url(), Duration.ofSeconds(1))) {
+      String block = "kind: opensearch\nurl: " + slow.url() + "\nindex: " + INDEX + "\n";
+      ElasticsearchBackend patient = Specs.parse(ElasticsearchBackend.TYPE,
+          new ConfigNode(new ObjectMapper(new YAMLFactory()).readTree(block + "timeout: 200ms\nquery_timeout: 30s\n"), "backends[0]"));
+      try (CountReader reader = patient.openCounter(RunContext.of(new NginxMonthDataset(8, NginxMonthDataset.Mode.FAST).streams()))) {
+        assertThat(reader.counts(from, to, MINUTE)).containsExactly(written(from, to, MINUTE, List.of()));
+        assertThat(reader.stats().nanos()).as("the answers took longer than timeout").isGreaterThan(1_000_000_000L);
+      }
+      ElasticsearchBackend impatient = Specs.parse(ElasticsearchBackend.TYPE,
+          new ConfigNode(new ObjectMapper(new YAMLFactory()).readTree(block + "timeout: 30s\nquery_timeout: 300ms\n"), "backends[0]"));
+      try (CountReader reader = impatient.openCounter(RunContext.of(new NginxMonthDataset(8, NginxMonthDataset.Mode.FAST).streams()))) {
+        assertThatThrownBy(() -> reader.counts(from, to, MINUTE))
+            .isInstanceOf(IOException.class)
+            .hasMessageEndingWith(" within 300 ms.");
+      }
+    }
   }
 
   @Test

@@ -52,7 +52,7 @@ class JsonBytesTest {
   }
 
   @Test
-  void timestampsAsRfc3339AndEpochSeconds() {
+  void timestampsAsRfc3339AndEpochSecondsWithNineOrTruncatedSixDigits() {
     TimestampWriter w = new TimestampWriter();
     JsonBytes b = new JsonBytes(8);
     long t = Instant.parse("2021-05-31T23:59:59.999999999Z").getEpochSecond() * 1_000_000_000L + 999_999_999L;
@@ -61,7 +61,14 @@ class JsonBytesTest {
     w.rfc3339(b, t + 1);
     b.append((byte) ' ');
     TimestampWriter.epochSeconds(b, t);
+    b.append((byte) ' ');
+    TimestampWriter.epochSecondsMicros(b, t);
+    b.append((byte) ' ');
+    TimestampWriter.epochSecondsMicros(b, t + 1);
+    b.append((byte) ' ');
+    TimestampWriter.epochSecondsMicros(b, t - 999_999_000L);
     assertThat(new String(b.toByteArray(), StandardCharsets.US_ASCII))
-        .isEqualTo("2021-05-31T23:59:59.999999999Z 2021-06-01T00:00:00.000000000Z 1622505599.999999999");
+        .isEqualTo("2021-05-31T23:59:59.999999999Z 2021-06-01T00:00:00.000000000Z 1622505599.999999999"
+            + " 1622505599.999999 1622505600.000000 1622505599.000000");
   }
 }

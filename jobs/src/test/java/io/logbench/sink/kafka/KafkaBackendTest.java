@@ -151,6 +151,9 @@ class KafkaBackendTest {
     KafkaBackend b = parse("kind: kafka\nname: eos\nbootstrap: x:1\nexactly_once: true\n");
     assertThatThrownBy(() -> b.open(RunContext.of(KafkaTestData.CATALOG)))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessage("Backend eos is exactly_once, so it writes through KafkaBackend.sinkExactlyOnce, not a BatchSender.");
+        .hasMessage("Backend eos is exactly_once, so it writes through Flink's transactional KafkaSink"
+            + " (KafkaBackend.deliver), not a BatchSender.");
+    assertThat(b.endsAfterCheckpoint()).as("its source holds the end of input for the last commit").isTrue();
+    assertThat(parse("kind: kafka\nbootstrap: x:1\n").endsAfterCheckpoint()).isFalse();
   }
 }

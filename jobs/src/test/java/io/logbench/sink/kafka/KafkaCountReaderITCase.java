@@ -3,16 +3,23 @@ package io.logbench.sink.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.logbench.config.ConfigNode;
 import io.logbench.count.CountReader;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
 import io.logbench.testing.BoundaryLines;
+import io.logbench.sink.Specs;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 
 /** {@link KafkaCountReader} on the real in-JVM broker: counts and sequence ids per window. */
@@ -56,6 +63,42 @@ class KafkaCountReaderITCase {
       assertThat(reader.sequenceIds(w, w + 1_000, 7)).hasSize(7).isSubsetOf(expectedSeqs);
       assertThat(reader.stats().requests()).isEqualTo(3);
     }
+  }
+
+  /**
+   * One count is one pass over the topic, bounded by {@code query_timeout}, not by the push
+   * {@code timeout}: a pass takes longer than a 50 ms {@code timeout} (a consumer, its metadata,
+   * the reading) and still counts; a 1 ms {@code query_timeout} fails it.
+   */
+  @Test
+  void aCountPassHasQueryTimeoutNotThePushTimeout() throws Exception {
+    String topic = "count-reader-query-timeout";
+    // kept for ever: the records carry May 2021 timestamps
+    try (Admin admin = KafkaTestBroker.get().admin()) {
+      admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1).configs(java.util.Map.of("retention.ms", "-1"))))
+          .all().get(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+    String common = "kind: kafka\nbootstrap: " + KafkaTestBroker.get().bootstrap() + "\ntopic: " + topic + "\n";
+    KafkaBackend patient = Specs.parse(KafkaBackend.TYPE, block(common + "timeout: 50ms\nquery_timeout: 60s\n"));
+    assertThat(patient.queryTimeout()).isEqualTo(Duration.ofSeconds(60));
+    try (KafkaSender sender = patient.open(RunContext.of(KafkaTestData.CATALOG))) {
+      assertThat(sender.send(KafkaTestData.batch(0, 0, 100)).get().kind()).isEqualTo(SendResult.Kind.ACCEPTED);
+    }
+    long from = KafkaTestData.START_MILLIS - KafkaTestData.START_MILLIS % 60_000;
+    try (CountReader reader = patient.openCounter(RunContext.of(KafkaTestData.CATALOG))) {
+      assertThat(LongStream.of(reader.counts(from, from + 120_000, 60_000)).sum()).isEqualTo(100);
+      assertThat(reader.stats().nanos()).as("the pass took longer than timeout").isGreaterThan(50_000_000L);
+    }
+    KafkaBackend impatient = Specs.parse(KafkaBackend.TYPE, block(common + "timeout: 60s\nquery_timeout: 1ms\n"));
+    try (CountReader reader = impatient.openCounter(RunContext.of(KafkaTestData.CATALOG))) {
+      assertThatThrownBy(() -> reader.counts(from, from + 120_000, 60_000))
+          .isInstanceOf(IOException.class)
+          .hasMessageStartingWith("Counting the Kafka topic " + topic + " failed: ");
+    }
+  }
+
+  private static ConfigNode block(String yaml) throws IOException {
+    return new ConfigNode(new ObjectMapper(new YAMLFactory()).readTree(yaml), "backends[0]");
   }
 
   @Test

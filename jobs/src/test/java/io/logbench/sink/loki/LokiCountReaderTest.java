@@ -8,9 +8,13 @@ import io.logbench.config.Durations;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.app.AppJsonStreams;
 import io.logbench.dataset.nginx.NginxMonthDataset;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.logbench.config.ConfigNode;
 import io.logbench.http.BasicAuth;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.RunContext;
+import io.logbench.sink.Specs;
 import io.logbench.sink.emulator.WindowedPush;
 import io.logbench.testing.BoundaryLines;
 import java.io.IOException;
@@ -269,6 +273,34 @@ class LokiCountReaderTest {
           .hasMessage("Loki backend 'loki' answered 503 to the count query over"
               + " [2021-05-01T06:03:20Z, 2021-05-01T08:33:20Z).");
       assertThat(reader.stats().requests()).isEqualTo(2);
+    }
+  }
+
+  /** A block as a run file has it, with the emulator's URL and tenant. */
+  private LokiBackend block(String timeouts) throws IOException {
+    return Specs.parse(LokiBackend.TYPE, new ConfigNode(new ObjectMapper(new YAMLFactory()).readTree(
+        "kind: loki\nurl: " + loki.url() + "\ntenant: team-a\n" + timeouts), "backends[0]"));
+  }
+
+  /**
+   * A count answered after 1 s is a count when {@code query_timeout} allows it, though the push
+   * {@code timeout} is 200 ms; with {@code query_timeout} 300 ms it is an error naming it.
+   */
+  @Test
+  void aCountQueryHasQueryTimeoutNotThePushTimeout() throws IOException {
+    WindowedPush data = new WindowedPush(MAY_2021_MILLIS, 10, 1200, MAY_2021_MILLIS, MINUTE, 2);
+    push(data);
+    RunContext run = RunContext.of(data.dataset().streams());
+    loki.queryFaults().delayNext(1, Duration.ofSeconds(1));
+    try (LokiCountReader reader = block("timeout: 200ms\nquery_timeout: 10s\n").openCounter(run)) {
+      assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 2 * MINUTE, MINUTE)).containsExactly(data.expected());
+      assertThat(reader.stats().nanos()).as("the answer took longer than timeout").isGreaterThan(200_000_000L);
+    }
+    loki.queryFaults().delayNext(1, Duration.ofSeconds(1));
+    try (LokiCountReader reader = block("timeout: 10s\nquery_timeout: 300ms\n").openCounter(run)) {
+      assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 2 * MINUTE, MINUTE))
+          .isInstanceOf(IOException.class)
+          .hasMessageEndingWith(" within 300 ms.");
     }
   }
 

@@ -62,6 +62,22 @@ class SplunkBackendTest {
     assertThat(b.ackPoll()).isEqualTo(Duration.ofMillis(500));
   }
 
+  /**
+   * With ack, a send's answer is the request (timeout), then the ack wait (ack_timeout, ended by
+   * the sender at the first poll after it), and a poll of margin: the delivery's own timeout
+   * never fires first. Without ack, it is the request alone.
+   */
+  @Test
+  void anAnswerWithAckMayTakeTheRequestTimeoutThenTheAckTimeoutAndTwoPolls() throws Exception {
+    String hec = "kind: splunk\nurl: http://x:8088\ntoken_env: A\ntimeout: 10s\n";
+    SplunkBackend withAck = Specs.parse(SplunkBackend.TYPE, block(hec + "ack: true\n"));
+    assertThat(withAck.answerTimeout(withAck.timeout())).isEqualTo(Duration.ofSeconds(72));
+    SplunkBackend tuned = Specs.parse(SplunkBackend.TYPE, block(hec + "ack: true\nack_timeout: 15s\nack_poll: 250ms\n"));
+    assertThat(tuned.answerTimeout(Duration.ofSeconds(10))).isEqualTo(Duration.ofMillis(25_500));
+    SplunkBackend noAck = Specs.parse(SplunkBackend.TYPE, block(hec));
+    assertThat(noAck.answerTimeout(Duration.ofSeconds(10))).isEqualTo(Duration.ofSeconds(10));
+  }
+
   @Test
   void errorsNameTheKey() {
     assertThatThrownBy(() -> Specs.parse(SplunkBackend.TYPE, block("kind: splunk\nurl: http://x:8088\n")))

@@ -172,6 +172,54 @@ class SplunkCountReaderTest {
     }
   }
 
+  /**
+   * A line at the last nanosecond of a window (seq 999,998 has the largest offset in its
+   * millisecond, 999,999 ns) is counted in that window, and the line 1 ns into the next window in
+   * the next: the sender truncates the time to the microsecond, and the emulator keeps
+   * microseconds by rounding, as a Splunk reading nine digits might; a sender sending nine digits
+   * would see the first line counted in the next window.
+   */
+  @Test
+  void aLineAtTheLastNanosecondOfAWindowIsCountedInThatWindow() throws Exception {
+    long end = T0 + MINUTE;
+    LineBatch batch = io.logbench.sink.internal.TestBatches.of(0, 999_998, end - 1, new int[] {0}, "last", "next");
+    assertThat(batch.timestampNanos(0)).isEqualTo(end * 1_000_000 - 1);
+    assertThat(batch.timestampNanos(1)).isEqualTo(end * 1_000_000 + 1);
+    try (SplunkSender sender =
+        SplunkSender.builder().url(hec.url()).token(TOKEN).streams(STREAMS).index("logbench").build()) {
+      assertThat(sender.send(batch).get(30, TimeUnit.SECONDS).kind()).isEqualTo(SendResult.Kind.ACCEPTED);
+    }
+    try (CountReader reader = reader().build()) {
+      assertThat(reader.counts(T0, T0 + 2 * MINUTE, MINUTE)).containsExactly(1, 1);
+      assertThat(reader.sequenceIds(T0, end, 10)).containsExactly(999_998L);
+      assertThat(reader.sequenceIds(end, end + MINUTE, 10)).containsExactly(999_999L);
+    }
+  }
+
+  /**
+   * A search answered after 1 s is a count when {@code query_timeout} allows it, though the push
+   * {@code timeout} is 200 ms; with {@code query_timeout} 300 ms it is an error naming it.
+   */
+  @Test
+  void aCountSearchHasQueryTimeoutNotThePushTimeout(@TempDir Path tmp) throws Exception {
+    Path password = tmp.resolve("search-password");
+    Files.writeString(password, PASSWORD);
+    String common = "kind: splunk\nurl: " + hec.url() + "\ntoken_env: HEC_TOKEN\nindex: logbench\nsearch_url: "
+        + hec.url() + "\nsearch_user: counter\nsearch_password_file: " + password + "\n";
+    send(-1, 0);
+    hec.delayNextSearches(1, Duration.ofSeconds(1));
+    try (CountReader reader = block(common + "timeout: 200ms\nquery_timeout: 10s\n").openCounter(RunContext.of(STREAMS))) {
+      assertThat(reader.counts(T0 - MINUTE, T0 + 12 * MINUTE, MINUTE)).containsExactly(stored(T0 - MINUTE, T0 + 12 * MINUTE, MINUTE));
+      assertThat(reader.stats().nanos()).as("the answer took longer than timeout").isGreaterThan(200_000_000L);
+    }
+    hec.delayNextSearches(1, Duration.ofSeconds(1));
+    try (CountReader reader = block(common + "timeout: 10s\nquery_timeout: 300ms\n").openCounter(RunContext.of(STREAMS))) {
+      assertThatThrownBy(() -> reader.counts(T0, T0 + MINUTE, MINUTE))
+          .isInstanceOf(IOException.class)
+          .hasMessageEndingWith(" within 300 ms.");
+    }
+  }
+
   @Test
   void subSecondWindowsAreRefused() throws Exception {
     try (CountReader reader = reader().build()) {

@@ -8,6 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
@@ -45,7 +46,7 @@ import java.util.regex.Pattern;
  *
  * <ul>
  *   <li>{@code POST /services/collector/event}: {@code Authorization: Splunk <token>}; concatenated
- *       JSON events; answers {@code {"text":"Success","code":0}} (plus {@code "ackId"} when
+ *       JSON events, each {@code time} kept to the microsecond (finer digits rounded); answers {@code {"text":"Success","code":0}} (plus {@code "ackId"} when
  *       acknowledgement is on); 401 code 2 (no token) or 3 (not "Splunk <token>"), 403 code 4
  *       (unknown token), 400 code 5 (no data), 6 (invalid data format, with {@code
  *       invalid-event-number}), 7 (incorrect index), 10 (no channel), 11 (invalid channel), 12/13
@@ -76,8 +77,8 @@ import java.util.regex.Pattern;
  *
  * Failures can be injected on event requests: the next N answer a status, wait, hang (until the
  * emulator closes), or answer garbage with 200; the next N accepted events can be silently lost;
- * acks can be made never to become true, or only after a number of polls; the next N searches can
- * answer a status or hang.
+ * acks can be made never to become true, or only after a number of polls or a delay; the next N
+ * searches can answer a status, wait, or hang.
  */
 public final class SplunkHecEmulator implements AutoCloseable {
 
@@ -119,6 +120,7 @@ public final class SplunkHecEmulator implements AutoCloseable {
   private volatile boolean ackEnabled;
   private volatile boolean acksNeverTrue;
   private volatile int ackAfterPolls = 1;
+  private volatile Duration ackDelay = Duration.ZERO;
   private volatile boolean unhealthy;
   private volatile String searchAuthorization =
       "Basic " + Base64.getEncoder().encodeToString("admin:changeme".getBytes(StandardCharsets.UTF_8));
@@ -140,8 +142,11 @@ public final class SplunkHecEmulator implements AutoCloseable {
   private final List<String> searchTexts = new CopyOnWriteArrayList<>();
   private final List<List<Long>> ackPolls = new CopyOnWriteArrayList<>();
   private final Map<String, AtomicLong> nextAckId = new ConcurrentHashMap<>();
-  /** channel -> ack id -> polls seen so far. */
-  private final Map<String, Map<Long, Integer>> openAcks = new ConcurrentHashMap<>();
+  /** An ack id not yet reported true: polls seen so far, and when its request was accepted. */
+  private record OpenAck(int polls, long acceptedNanos) {}
+
+  /** channel -> ack id -> its state. */
+  private final Map<String, Map<Long, OpenAck>> openAcks = new ConcurrentHashMap<>();
 
   private SplunkHecEmulator(String token) throws IOException {
     tokens.add(token);
@@ -228,6 +233,14 @@ public final class SplunkHecEmulator implements AutoCloseable {
     return this;
   }
 
+  /** The next {@code n} searches are answered normally after waiting {@code delay}. */
+  public SplunkHecEmulator delayNextSearches(int n, Duration delay) {
+    for (int i = 0; i < n; i++) {
+      searchFaults.add(new Fault(FaultKind.DELAY, 0, delay));
+    }
+    return this;
+  }
+
   /** The next {@code n} searches are never answered (until the emulator closes). */
   public SplunkHecEmulator hangNextSearches(int n) {
     for (int i = 0; i < n; i++) {
@@ -255,6 +268,16 @@ public final class SplunkHecEmulator implements AutoCloseable {
   /** An ack id becomes true on its {@code polls}-th poll (default 1: the first). */
   public SplunkHecEmulator ackAfterPolls(int polls) {
     this.ackAfterPolls = polls;
+    return this;
+  }
+
+  /**
+   * An ack id becomes true only on a poll at least {@code delay} after its request was accepted
+   * (default 0), as when indexers are slow to commit: the events are stored at once, so a sender
+   * that sends the batch again meanwhile stores it twice.
+   */
+  public SplunkHecEmulator ackDelay(Duration delay) {
+    this.ackDelay = delay;
     return this;
   }
 
@@ -450,7 +473,7 @@ public final class SplunkHecEmulator implements AutoCloseable {
     }
     if (ackEnabled) {
       long id = nextAckId.computeIfAbsent(channel, c -> new AtomicLong()).getAndIncrement();
-      openAcks.computeIfAbsent(channel, c -> new ConcurrentHashMap<>()).put(id, 0);
+      openAcks.computeIfAbsent(channel, c -> new ConcurrentHashMap<>()).put(id, new OpenAck(0, System.nanoTime()));
       answer(ex, 200, "{\"text\":\"Success\",\"code\":0,\"ackId\":" + id + "}");
     } else {
       answer(ex, 200, hec("Success", 0));
@@ -477,13 +500,18 @@ public final class SplunkHecEmulator implements AutoCloseable {
     return v == null || v.isNull() ? null : v.asText();
   }
 
+  /**
+   * The event's time as stored: Splunk keeps at most microseconds of {@code time}; whether it
+   * truncates or rounds finer digits is not documented, so the emulator rounds to the nearest
+   * microsecond, the case that can move a time into the next second.
+   */
   private static long timeNanos(JsonNode time) {
     if (time == null || time.isNull()) {
       Instant now = Instant.now();
-      return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+      return now.getEpochSecond() * 1_000_000_000L + now.getNano() / 1_000 * 1_000;
     }
     BigDecimal seconds = time.isNumber() ? time.decimalValue() : new BigDecimal(time.asText());
-    return seconds.movePointRight(9).longValue();
+    return seconds.setScale(6, RoundingMode.HALF_UP).movePointRight(9).longValueExact();
   }
 
   private void ack(HttpExchange ex) throws Exception {
@@ -510,20 +538,21 @@ public final class SplunkHecEmulator implements AutoCloseable {
       return;
     }
     List<Long> asked = new ArrayList<>();
-    Map<Long, Integer> open = openAcks.getOrDefault(channel, Map.of());
+    Map<Long, OpenAck> open = openAcks.getOrDefault(channel, Map.of());
+    long now = System.nanoTime();
     StringBuilder out = new StringBuilder("{\"acks\":{");
     for (JsonNode id : acks) {
       long ackId = id.asLong();
       asked.add(ackId);
       boolean done = false;
-      Integer polls = open.get(ackId);
-      if (polls != null && !acksNeverTrue) {
-        int seen = polls + 1;
-        if (seen >= ackAfterPolls) {
+      OpenAck state = open.get(ackId);
+      if (state != null && !acksNeverTrue) {
+        int seen = state.polls() + 1;
+        if (seen >= ackAfterPolls && now - state.acceptedNanos() >= ackDelay.toNanos()) {
           open.remove(ackId);
           done = true;
         } else {
-          open.put(ackId, seen);
+          open.put(ackId, new OpenAck(seen, state.acceptedNanos()));
         }
       }
       out.append('"').append(ackId).append("\":").append(done).append(',');
@@ -548,7 +577,11 @@ public final class SplunkHecEmulator implements AutoCloseable {
     byte[] body = ex.getRequestBody().readAllBytes();
     searches.incrementAndGet();
     Fault fault = searchFaults.poll();
-    if (fault != null) {
+    if (fault != null && fault.kind() == FaultKind.DELAY) {
+      if (closed.await(fault.delay().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS)) {
+        return;
+      }
+    } else if (fault != null) {
       if (fault.kind() == FaultKind.HANG) {
         closed.await();
         return;

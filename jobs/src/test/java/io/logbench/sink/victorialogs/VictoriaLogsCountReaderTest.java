@@ -4,11 +4,15 @@ import static io.logbench.sink.emulator.TestBatches.MAY_2021_MILLIS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.logbench.config.ConfigNode;
 import io.logbench.count.LineIds;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.app.AppJsonStreams;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.RunContext;
+import io.logbench.sink.Specs;
 import io.logbench.sink.emulator.WindowedPush;
 import io.logbench.testing.BoundaryLines;
 import java.io.IOException;
@@ -53,6 +57,35 @@ class VictoriaLogsCountReaderTest {
     try (BatchSender sender = backend().open(RunContext.of(data.dataset().streams()))) {
       data.sendAll(sender);
     }
+  }
+
+  /**
+   * A count answered after 1 s is a count when {@code query_timeout} allows it, though the push
+   * {@code timeout} is 200 ms; with {@code query_timeout} 300 ms it is an error naming it.
+   */
+  @Test
+  void aCountQueryHasQueryTimeoutNotThePushTimeout() throws IOException {
+    WindowedPush data = new WindowedPush(MAY_2021_MILLIS, 10, 1200, MAY_2021_MILLIS, MINUTE, 2);
+    push(data);
+    RunContext run = RunContext.of(data.dataset().streams());
+    vl.queryFaults().delayNext(1, Duration.ofSeconds(1));
+    try (VictoriaLogsCountReader reader = block("timeout: 200ms\nquery_timeout: 10s\n").openCounter(run)) {
+      assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 2 * MINUTE, MINUTE)).containsExactly(data.expected());
+      assertThat(reader.stats().nanos()).as("the answer took longer than timeout").isGreaterThan(200_000_000L);
+    }
+    vl.queryFaults().delayNext(1, Duration.ofSeconds(1));
+    try (VictoriaLogsCountReader reader = block("timeout: 10s\nquery_timeout: 300ms\n").openCounter(run)) {
+      assertThatThrownBy(() -> reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 2 * MINUTE, MINUTE))
+          .isInstanceOf(IOException.class)
+          .hasMessageEndingWith(" within 300 ms.");
+    }
+  }
+
+  /** A block as a run file has it, with the emulator's URL and tenant. */
+  private VictoriaLogsBackend block(String timeouts) throws IOException {
+    return Specs.parse(VictoriaLogsBackend.TYPE, new ConfigNode(new ObjectMapper(new YAMLFactory()).readTree(
+        "kind: victorialogs\nurl: " + vl.url() + "\naccount_id: 12\nproject_id: 34\nretention: 36500d\n" + timeouts),
+        "backends[0]"));
   }
 
   @Test

@@ -20,6 +20,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Waits for HEC indexer acknowledgements of one channel: every poll interval it asks {@code
  * /services/collector/ack} about all pending ack ids in one request, completes those answered
  * true as accepted, and those still pending after the ack timeout as retryable ("ack timeout").
+ * Deadlines are looked at once per poll, so an expired id is answered at most one poll interval
+ * after its deadline, never before it.
  */
 public final class AckPoller implements AutoCloseable {
 
@@ -143,7 +145,7 @@ public final class AckPoller implements AutoCloseable {
         p.future().complete(
             SendResult.retryable(
                 p.lines(), 200,
-                "ack timeout: ackId " + e.getKey() + " was not acknowledged within " + io.logbench.config.Durations.format(timeout)
+                SendResult.ACK_TIMEOUT + ": ackId " + e.getKey() + " was not acknowledged within " + io.logbench.config.Durations.format(timeout)
                     + (problem.isEmpty() ? "" : " (last ack poll: " + problem + ")")));
       }
     }
@@ -156,7 +158,7 @@ public final class AckPoller implements AutoCloseable {
       if (pending.remove(e.getKey(), e.getValue())) {
         e.getValue().future().complete(
             SendResult.retryable(e.getValue().lines(), 200,
-                "ack timeout: the sender closed before ackId " + e.getKey() + " was acknowledged"));
+                SendResult.ACK_TIMEOUT + ": the sender closed before ackId " + e.getKey() + " was acknowledged"));
       }
     }
   }

@@ -13,12 +13,12 @@ import java.util.Map;
  * once. {@code fields} are indexed fields (tstats can filter on them); {@code logbench_run}, the
  * run's id, is written only when the run has one.
  *
- * <p>{@code time} carries nine fraction digits (the line's distinct nanosecond). Splunk keeps at
- * most microseconds; should it read the number as a double (about 0.24 µs apart at today's epoch
- * seconds), a time within about 120 ns below a whole millisecond could round up onto it. The
- * verifier's window boundaries are whole milliseconds, so only lines of a window's last
- * millisecond whose offset is above 999,880 ns could move; writing six digits instead would
- * rule that out (documented here, not observed on a real Splunk).
+ * <p>{@code time} is epoch seconds with exactly six fraction digits, the line's time truncated to
+ * the microsecond. Splunk keeps at most microseconds of {@code time}, and the line's distinct
+ * nanosecond (up to 999,999 ns into its millisecond) would be rounded away by Splunk at best, and
+ * at worst rounded up: {@code .999999999} of a window's last second read as the next second puts
+ * the line in the next window. Truncating here keeps every line in its own millisecond, so in its
+ * window, whatever Splunk does with finer digits.
  */
 public final class HecEncoder {
 
@@ -75,7 +75,7 @@ public final class HecEncoder {
     JsonBytes out = new JsonBytes(batch.byteSize() + batch.count() * (metadata.length + 120));
     for (int k = 0; k < batch.count(); k++) {
       out.append(TIME);
-      TimestampWriter.epochSeconds(out, batch.timestampNanos(k));
+      TimestampWriter.epochSecondsMicros(out, batch.timestampNanos(k));
       out.append(metadata).append(EVENT).appendEscaped(batch.data(), batch.start(k), batch.length(k))
           .append(FIELDS).append(streamFields[batch.stream(k)]).append(SEQ).appendLong(batch.seq(k)).append(END);
     }
