@@ -24,6 +24,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -60,9 +61,7 @@ final class QuickstartCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "No progress lines while generate and verify run.")
   boolean quiet;
 
-  @Option(names = "--prometheus", paramLabel = "HOST:PORT",
-      description = "Serve generate's and verify's metrics for Prometheus at HOST:PORT.")
-  String prometheus;
+  @Mixin PrometheusOption prometheus = new PrometheusOption();
 
   @Option(names = "--start-timeout", paramLabel = "DURATION",
       description = "How long each server may take to start (default: 3m).")
@@ -197,6 +196,10 @@ final class QuickstartCommand implements Callable<Integer> {
 
   private String[] commandArgs(String command, Path runFile, Path runDir) {
     List<String> args = new ArrayList<>(List.of(command, runFile.toString(), "--run-dir", runDir.toString()));
+    if (quiet) {
+      args.add("--quiet");
+    }
+    args.addAll(prometheus.args());
     return args.toArray(String[]::new);
   }
 

@@ -46,7 +46,8 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
  *
  * <p>Metrics, in group {@code backend=<name>}: counters {@code linesSent}, {@code linesAcked},
  * {@code linesRetried}, {@code requests}, {@code failedRequests}, {@code linesFailed_<class>}
- * (4xx, 429, 5xx, io, timeout, aborted, other), gauge {@code inFlightRequests}, histograms
+ * (4xx, 429, 5xx, io, timeout, aborted, other; also as {@code linesFailed} in group {@code
+ * cause=<class>}), gauge {@code inFlightRequests}, histograms
  * {@code latencyFromScheduleMicros} and {@code serviceTimeMicros}.
  */
 public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOutcome> {
@@ -141,6 +142,8 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     group.counter("failedRequests", stats.failedRequests);
     for (Map.Entry<String, org.apache.flink.metrics.Counter> e : stats.linesFailedByClass().entrySet()) {
       group.counter("linesFailed_" + e.getKey(), e.getValue());
+      // the same counter with the class as a label, so a dashboard sums failures by cause
+      group.addGroup("cause", e.getKey()).counter("linesFailed", e.getValue());
     }
     group.gauge("inFlightRequests", stats::inFlightRequests);
     group.histogram("latencyFromScheduleMicros", new HistogramMetric(stats::latencyFromSchedule));

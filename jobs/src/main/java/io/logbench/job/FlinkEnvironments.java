@@ -28,7 +28,17 @@ public final class FlinkEnvironments {
 
   /** The environment, with the given parallelism when it is positive. */
   public static StreamExecutionEnvironment create(int parallelism) {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(loopback());
+    return create(parallelism, new Configuration());
+  }
+
+  /**
+   * As {@link #create(int)}, with {@code extra} (e.g. a metrics reporter) added to the in-process
+   * MiniCluster's configuration; on a cluster the cluster's own configuration rules.
+   */
+  public static StreamExecutionEnvironment create(int parallelism, Configuration extra) {
+    Configuration conf = loopback();
+    conf.addAll(extra);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     if (parallelism > 0) {
       env.setParallelism(parallelism);
     }

@@ -95,7 +95,13 @@ public final class GenerateJob {
 
   /** Each backend's source for this plan: its own instance, the same lines. */
   DatasetSource source() {
+    return source(null);
+  }
+
+  /** The source feeding {@code backend} (its metrics name the backend). */
+  DatasetSource source(String backend) {
     return DatasetSource.builder()
+        .backend(backend)
         .dataset(plan.dataset())
         .firstIndex(plan.firstIndex())
         .schedule(plan.schedule())
@@ -124,7 +130,7 @@ public final class GenerateJob {
     for (BackendConfig b : backends) {
       String name = b.name();
       DataStream<io.logbench.dataset.LineBatch> batches =
-          env.fromSource(source(), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
+          env.fromSource(source(name), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
               .uid("source-" + name)
               .setParallelism(plan.config().parallelism());
       DataStream<BatchOutcome> outcomes = b.spec().deliver(batches,
@@ -150,6 +156,16 @@ public final class GenerateJob {
       out.put(name, outcomes);
     }
     return out;
+  }
+
+  private volatile List<BackendSummary> live = List.of();
+
+  /**
+   * Each backend's sums so far while {@link #run} runs (empty before it collects anything), for
+   * progress lines; the same objects {@link Result#backends} returns at the end.
+   */
+  public List<BackendSummary> progress() {
+    return live;
   }
 
   /** What a run came to. */
@@ -196,6 +212,7 @@ public final class GenerateJob {
       t.start();
       threads.add(t);
     }
+    live = List.copyOf(summaries);
     JobExecutionResult result = client.getJobExecutionResult().get();
     for (Thread t : threads) {
       t.join();

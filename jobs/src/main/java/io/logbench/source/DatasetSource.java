@@ -29,7 +29,9 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * together, and the output is the same at every parallelism. Build one with {@link #builder()}.
  *
  * <p>Metrics on each reader: gauge {@code scheduleLagMillis}, counters {@code linesEmitted} and
- * {@code batchesEmitted}.
+ * {@code batchesEmitted}; for a source that feeds a named backend, also in group {@code
+ * backend=<name>}: gauges {@code scheduleLagMillis} and {@code targetLinesPerSecond} (the
+ * schedule's target rate for the whole run now, the same on every reader).
  */
 public final class DatasetSource
     implements Source<LineBatch, StripeSplit, EnumeratorState>, ResultTypeQueryable<LineBatch> {
@@ -39,11 +41,13 @@ public final class DatasetSource
   private final RunPlan plan;
   private final int stripes;
   private final long fixedRunStartMillis;
+  private final String backend;
 
-  DatasetSource(RunPlan plan, int stripes, long fixedRunStartMillis) {
+  DatasetSource(RunPlan plan, int stripes, long fixedRunStartMillis, String backend) {
     this.plan = plan;
     this.stripes = stripes;
     this.fixedRunStartMillis = fixedRunStartMillis;
+    this.backend = backend;
   }
 
   public static DatasetSourceBuilder builder() {
@@ -72,7 +76,7 @@ public final class DatasetSource
 
   @Override
   public SourceReader<LineBatch, StripeSplit> createReader(SourceReaderContext context) {
-    return new DatasetSourceReader(plan, context);
+    return new DatasetSourceReader(plan, context, backend);
   }
 
   @Override

@@ -28,6 +28,7 @@ public final class DatasetSourceBuilder {
   private int batchSize = DEFAULT_BATCH_SIZE;
   private int stripes;
   private long runStartMillis = EnumeratorState.NOT_STARTED;
+  private String backend;
 
   DatasetSourceBuilder() {}
 
@@ -73,10 +74,16 @@ public final class DatasetSourceBuilder {
     return this;
   }
 
+  /** The backend this source feeds: its readers' metrics are also in group {@code backend=<name>}. */
+  public DatasetSourceBuilder backend(String name) {
+    this.backend = name;
+    return this;
+  }
+
   public DatasetSource build() {
     sanityCheck();
     return new DatasetSource(
-        new RunPlan(dataset, firstIndex, schedule, timeline, batchSize), stripes, runStartMillis);
+        new RunPlan(dataset, firstIndex, schedule, timeline, batchSize), stripes, runStartMillis, backend);
   }
 
   private void sanityCheck() {

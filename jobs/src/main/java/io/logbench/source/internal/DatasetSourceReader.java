@@ -32,6 +32,12 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   /** Gauge: how far behind its due time the last batch was emitted, milliseconds, at least 0. */
   public static final String SCHEDULE_LAG_MILLIS = "scheduleLagMillis";
 
+  /**
+   * Gauge, in group {@code backend=<name>} only: the schedule's target rate now, lines per second
+   * for the whole run (every reader reports the same; 0 before the start and after the end).
+   */
+  public static final String TARGET_LINES_PER_SECOND = "targetLinesPerSecond";
+
   /** Counter: lines emitted by this reader. */
   public static final String LINES_EMITTED = "linesEmitted";
 
@@ -48,12 +54,18 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   private final Counter batchesEmitted;
 
   private volatile long scheduleLagMillis;
+  private volatile long runStartMillis;
   private CompletableFuture<Void> available = new CompletableFuture<>();
   private boolean noMoreSplits;
   private ScheduledExecutorService timer;
   private ScheduledFuture<?> wakeUp;
 
   public DatasetSourceReader(RunPlan plan, SourceReaderContext context) {
+    this(plan, context, null);
+  }
+
+  /** A reader whose gauges are also in group {@code backend=<backend>} when it is not null. */
+  public DatasetSourceReader(RunPlan plan, SourceReaderContext context, String backend) {
     this.plan = plan;
     this.timeline = plan.timeline();
     this.subtask = context.getIndexOfSubtask();
@@ -63,6 +75,20 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
     this.linesEmitted = context.metricGroup().counter(LINES_EMITTED);
     this.batchesEmitted = context.metricGroup().counter(BATCHES_EMITTED);
     context.metricGroup().gauge(SCHEDULE_LAG_MILLIS, (Gauge<Long>) () -> scheduleLagMillis);
+    if (backend != null) {
+      var group = context.metricGroup().addGroup("backend", backend);
+      group.gauge(SCHEDULE_LAG_MILLIS, (Gauge<Long>) () -> scheduleLagMillis);
+      group.gauge(TARGET_LINES_PER_SECOND, (Gauge<Double>) this::targetRate);
+    }
+  }
+
+  /** The schedule's rate at this moment of the run; 0 before a split says when the run starts. */
+  private double targetRate() {
+    long start = runStartMillis;
+    if (start <= 0 || !plan.paced()) {
+      return 0;
+    }
+    return plan.schedule().targetRate((System.currentTimeMillis() - start) * 1_000_000L);
   }
 
   @Override
@@ -177,6 +203,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
       if (split.nextBatch() < plan.batches()) {
         stripes.add(new Stripe(split, plan));
       }
+      runStartMillis = split.runStartMillis();
     }
     available.complete(null);
   }
