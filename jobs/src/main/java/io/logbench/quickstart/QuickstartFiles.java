@@ -42,13 +42,18 @@ public final class QuickstartFiles {
   /**
    * Writes {@code template} to {@code runDir}/{@value #RUN_FILE} with its {@code ${NAME}}
    * variables replaced from {@code values} (or their defaults; the environment is not read, so the
-   * run goes to quickstart's own servers). Comment lines are kept as they are.
+   * run goes to quickstart's own servers). The template's opening comment (how to run it, how
+   * variables work) gives way to a line saying where the file comes from.
    */
   public static Path writeRunFile(Path runDir, String template, Map<String, String> values) throws IOException {
-    StringBuilder out = new StringBuilder("# Written by 'logbench quickstart' from config/quickstart.yaml,"
-        + " with the addresses of the servers it started.\n");
+    StringBuilder out = new StringBuilder("# config/quickstart.yaml as 'logbench quickstart' ran it, with the"
+        + " addresses of the servers it started.\n");
+    boolean opening = true;
     for (String line : template.split("\n", -1)) {
-      out.append(line.stripLeading().startsWith("#") ? line : ConfigLoader.substitute(line, values::get)).append('\n');
+      opening &= line.stripLeading().startsWith("#");
+      if (!opening) {
+        out.append(ConfigLoader.substitute(line, values::get)).append('\n');
+      }
     }
     Files.createDirectories(runDir);
     Path file = runDir.resolve(RUN_FILE);
