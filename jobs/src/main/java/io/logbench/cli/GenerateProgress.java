@@ -19,7 +19,8 @@ import java.util.function.Supplier;
  *
  * <p>Schedule lag: the next line to be answered was due at {@code dueNanos(sent)}; when that is
  * in the past the backend (or the source) is that far behind. ETA: the schedule's remaining
- * duration plus the lag; unpaced, the lines left at the current rate.
+ * duration plus the lag, or when behind the lines left at the current rate if that is longer;
+ * unpaced, the lines left at the current rate.
  */
 final class GenerateProgress implements Supplier<List<String>> {
 
@@ -88,7 +89,8 @@ final class GenerateProgress implements Supplier<List<String>> {
     b.append("  failed ").append(Format.count(p.failedLines()));
     if (!p.failed().isEmpty()) {
       StringBuilder f = new StringBuilder();
-      p.failed().forEach((r, n) -> f.append(f.length() == 0 ? "" : ", ").append(r).append(' ').append(Format.count(n)));
+      p.failed().forEach((r, n) ->
+          f.append(f.length() == 0 ? "" : ", ").append(r).append(' ').append(Format.count(n)));
       b.append(" (").append(f).append(')');
     }
     if (schedule.paced()) {
@@ -99,9 +101,12 @@ final class GenerateProgress implements Supplier<List<String>> {
   }
 
   private String eta(long sent, double rate, long elapsed, long lagMillis) {
+    long atRate = rate > 0 ? (long) ((lines - sent) * 1000 / rate) : -1;
     if (schedule.paced()) {
-      return Progress.duration(Math.max(0, schedule.durationNanos() / 1_000_000L - elapsed) + lagMillis);
+      long onSchedule = Math.max(0, schedule.durationNanos() / 1_000_000L - elapsed) + lagMillis;
+      // behind schedule, the backend's own pace says more than the schedule's
+      return Progress.duration(lagMillis > 0 ? Math.max(onSchedule, atRate) : onSchedule);
     }
-    return rate > 0 ? Progress.duration((long) ((lines - sent) * 1000 / rate)) : "?";
+    return atRate >= 0 ? Progress.duration(atRate) : "?";
   }
 }

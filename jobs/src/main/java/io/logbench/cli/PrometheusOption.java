@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
  * {@code --prometheus HOST:PORT}, shared by the commands that run a job: the job's metrics are
  * served for Prometheus at {@code http://HOST:PORT/metrics} by {@link
  * io.logbench.metrics.LoopbackPrometheusReporter}, bound to that address only, while the job runs
- * in-process. (On a cluster the reporter is the cluster's configuration, see docs/getting-started.md.)
+ * in-process. (On a cluster the reporter is the cluster's configuration: see
+ * docs/getting-started.md.)
  */
 final class PrometheusOption {
 

@@ -80,7 +80,8 @@ final class QuickstartCommand implements Callable<Integer> {
     Main.positive("quickstart", "--start-timeout", startTimeout);
     long t0 = System.nanoTime();
     Path runDir = runDirOption != null ? runDirOption
-        : Path.of("runs", "quickstart-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("uuuuMMdd-HHmmss")));
+        : Path.of("runs", "quickstart-"
+            + LocalDateTime.now().format(DateTimeFormatter.ofPattern("uuuuMMdd-HHmmss")));
     if (Files.exists(runDir.resolve("run.json"))) {
       throw new UsageException("quickstart: --run-dir " + runDir + " already holds a run (run.json);"
           + " expected a new or empty directory.");
@@ -127,13 +128,15 @@ final class QuickstartCommand implements Callable<Integer> {
 
       int generated = Main.commandLine(out, err).execute(commandArgs("generate", runFile, runDir));
       long gen = System.nanoTime();
-      err.printf(Locale.ROOT, "quickstart: generate took %.1f s (exit code %d)%n", (gen - up) / 1e9, generated);
+      err.printf(Locale.ROOT, "quickstart: generate took %.1f s (exit code %d)%n",
+          (gen - up) / 1e9, generated);
       if (generated == Main.USAGE) {
         return Main.FAILED;
       }
       int verified = Main.commandLine(out, err).execute(commandArgs("verify", runFile, runDir));
       long ver = System.nanoTime();
-      err.printf(Locale.ROOT, "quickstart: verify took %.1f s (exit code %d)%n", (ver - gen) / 1e9, verified);
+      err.printf(Locale.ROOT, "quickstart: verify took %.1f s (exit code %d)%n",
+          (ver - gen) / 1e9, verified);
 
       Path verdicts = runDir.resolve(VerifyOutputs.VERDICTS);
       Map<String, Map<String, Integer>> counts = Files.exists(verdicts)
@@ -157,8 +160,9 @@ final class QuickstartCommand implements Callable<Integer> {
       out.println();
       printVerdicts(counts, out);
       Path report = reportOf(runDir);
-      out.println("run directory: " + runDir + " (run file " + runFile.getFileName() + ", ledger.csv, summary.csv,"
-          + " verdicts.csv, missing.csv" + (report != null ? ", " + report.getFileName() : "") + ")");
+      out.println("run directory: " + runDir + " (run file " + runFile.getFileName()
+          + ", ledger.csv, summary.csv, verdicts.csv, missing.csv"
+          + (report != null ? ", " + report.getFileName() : "") + ")");
       if (report != null) {
         out.println("report: " + report);
       }
@@ -169,10 +173,12 @@ final class QuickstartCommand implements Callable<Integer> {
         stopAll(servers, err);
       }
       double total = (System.nanoTime() - t0) / 1e9;
-      out.printf(Locale.ROOT, "quickstart: servers %.1f s, generate %.1f s, verify %.1f s; %.1f s in all%s%n",
+      out.printf(Locale.ROOT,
+          "quickstart: servers %.1f s, generate %.1f s, verify %.1f s; %.1f s in all%s%n",
           (up - t0) / 1e9, (gen - up) / 1e9, (ver - gen) / 1e9, total, keep ? "" : "; servers stopped");
       if (why.isEmpty()) {
-        int windows = counts.values().stream().flatMap(m -> m.values().stream()).mapToInt(Integer::intValue).sum();
+        int windows = counts.values().stream().flatMap(m -> m.values().stream())
+            .mapToInt(Integer::intValue).sum();
         out.printf(Locale.ROOT, "verdict: OK: all %d windows of %d backends hold every line that was sent,"
             + " once.%n", windows, counts.size());
         return 0;
@@ -195,7 +201,8 @@ final class QuickstartCommand implements Callable<Integer> {
   }
 
   private String[] commandArgs(String command, Path runFile, Path runDir) {
-    List<String> args = new ArrayList<>(List.of(command, runFile.toString(), "--run-dir", runDir.toString()));
+    List<String> args =
+        new ArrayList<>(List.of(command, runFile.toString(), "--run-dir", runDir.toString()));
     if (quiet) {
       args.add("--quiet");
     }
@@ -228,7 +235,8 @@ final class QuickstartCommand implements Callable<Integer> {
         "DUPLICATE", "REJECTED", "PENDING");
     for (var e : counts.entrySet()) {
       Map<String, Integer> c = e.getValue();
-      out.printf(Locale.ROOT, "%-16s %8d", e.getKey(), c.values().stream().mapToInt(Integer::intValue).sum());
+      out.printf(Locale.ROOT, "%-16s %8d", e.getKey(),
+          c.values().stream().mapToInt(Integer::intValue).sum());
       for (String s : statuses) {
         out.printf(Locale.ROOT, s.equals("DUPLICATE") ? " %10d" : s.equals("REJECTED") ? " %9d" : " %8d",
             c.getOrDefault(s, 0));
@@ -259,8 +267,8 @@ final class QuickstartCommand implements Callable<Integer> {
     for (ServerProcess s : servers) {
       boolean clean = s.stop();
       if (err != null && !clean) {
-        err.println("quickstart: " + s.server() + " did not stop within " + ServerProcess.STOP_TIMEOUT.toSeconds()
-            + " s and was killed.");
+        err.println("quickstart: " + s.server() + " did not stop within "
+            + ServerProcess.STOP_TIMEOUT.toSeconds() + " s and was killed.");
       }
     }
   }

@@ -20,7 +20,8 @@ final class VerifyProgress implements Supplier<List<String>> {
   private final long startMillis;
 
   /** {@code windows}: each backend's number of windows, by name, in the job's order. */
-  VerifyProgress(Map<String, Integer> windows, Supplier<List<BackendReport>> reports, LongSupplier clockMillis) {
+  VerifyProgress(Map<String, Integer> windows, Supplier<List<BackendReport>> reports,
+      LongSupplier clockMillis) {
     this.windows = windows;
     this.reports = reports;
     this.clockMillis = clockMillis;

@@ -57,8 +57,8 @@ public final class LoopbackPrometheusReporter extends AbstractPrometheusReporter
       f.setAccessible(true);
       return (CollectorRegistry) f.get(reporter);
     } catch (ReflectiveOperationException | RuntimeException e) {
-      throw new IllegalStateException("This Flink's AbstractPrometheusReporter has no 'registry' field to serve;"
-          + " expected flink-metrics-prometheus 2.2.", e);
+      throw new IllegalStateException("This Flink's AbstractPrometheusReporter has no 'registry'"
+          + " field to serve; expected flink-metrics-prometheus 2.2.", e);
     }
   }
 }

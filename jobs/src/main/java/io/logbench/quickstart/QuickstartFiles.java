@@ -31,7 +31,8 @@ public final class QuickstartFiles {
   public static String template() {
     try (InputStream in = QuickstartFiles.class.getResourceAsStream(RESOURCE)) {
       if (in == null) {
-        throw new IllegalStateException("The jar has no " + RESOURCE + "; rebuild it with 'mvn -B -ntp -q -DskipTests package'.");
+        throw new IllegalStateException("The jar has no " + RESOURCE
+            + "; rebuild it with 'mvn -B -ntp -q -DskipTests package'.");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
@@ -45,9 +46,10 @@ public final class QuickstartFiles {
    * run goes to quickstart's own servers). The template's opening comment (how to run it, how
    * variables work) gives way to a line saying where the file comes from.
    */
-  public static Path writeRunFile(Path runDir, String template, Map<String, String> values) throws IOException {
-    StringBuilder out = new StringBuilder("# config/quickstart.yaml as 'logbench quickstart' ran it, with the"
-        + " addresses of the servers it started.\n");
+  public static Path writeRunFile(Path runDir, String template, Map<String, String> values)
+      throws IOException {
+    StringBuilder out = new StringBuilder("# config/quickstart.yaml as 'logbench quickstart' ran it,"
+        + " with the addresses of the servers it started.\n");
     boolean opening = true;
     for (String line : template.split("\n", -1)) {
       opening &= line.stripLeading().startsWith("#");
