@@ -94,11 +94,11 @@ final class QuickstartCommand implements Callable<Integer> {
     }
     // the shutdown hook may read the list while servers are still being added
     List<ServerProcess> servers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    // Ctrl-C stops the servers, with --keep too until quickstart has handed them over
     Thread stopOnExit = new Thread(() -> stopAll(servers, null), "logbench-quickstart-stop");
-    if (!keep) {
-      Runtime.getRuntime().addShutdownHook(stopOnExit);
-    }
+    Runtime.getRuntime().addShutdownHook(stopOnExit);
     boolean stopped = false;
+    boolean handedOver = false;
     try {
       err.printf(Locale.ROOT, "quickstart: starting Kafka and OpenSearch on 127.0.0.1 (logs in %s)%n",
           runDir.resolve("servers"));
@@ -167,6 +167,7 @@ final class QuickstartCommand implements Callable<Integer> {
         out.println("report: " + report);
       }
       if (keep) {
+        handedOver = true;
         printKept(servers, runFile, out);
       } else {
         stopped = true;
@@ -187,15 +188,14 @@ final class QuickstartCommand implements Callable<Integer> {
       why.forEach(w -> err.println("quickstart: " + w));
       return Main.FAILED;
     } finally {
-      if (!keep) {
-        if (!stopped) {
-          stopAll(servers, err);
-        }
-        try {
-          Runtime.getRuntime().removeShutdownHook(stopOnExit);
-        } catch (IllegalStateException e) {
-          // the JVM is already shutting down: the hook stops the servers
-        }
+      // a run that failed before its end stops the servers even with --keep
+      if (!stopped && !handedOver) {
+        stopAll(servers, err);
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(stopOnExit);
+      } catch (IllegalStateException e) {
+        // the JVM is already shutting down: the hook stops the servers
       }
     }
   }
