@@ -253,9 +253,9 @@ final class QuickstartCommand implements Callable<Integer> {
     for (ServerProcess s : servers) {
       out.printf(Locale.ROOT, "  %-10s %-28s pid %d, log %s%n", s.server(), s.address(), s.pid(), s.log());
     }
-    out.println("Point generate, verify (or any run file) at them:");
+    out.println("Point run files at them (index and topic logbench-quickstart hold this run's lines):");
     out.println("  OPENSEARCH_URL=" + opensearch.address() + " KAFKA_BOOTSTRAP=" + kafka.address()
-        + " java -jar jobs/target/logbench.jar generate config/quickstart.yaml");
+        + " java -jar jobs/target/logbench.jar generate RUN.yaml");
     out.println("  java -jar jobs/target/logbench.jar verify " + runFile + "   # this run, again");
     out.println("Stop them (each deletes its data): kill " + kafka.pid() + " " + opensearch.pid());
   }
