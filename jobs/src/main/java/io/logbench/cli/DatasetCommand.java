@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -50,6 +51,9 @@ final class DatasetCommand implements Callable<Integer> {
 
   @Option(names = "--parallelism", paramLabel = "N", description = "Flink parallelism (default: the run file's).")
   Integer parallelismOption;
+
+  @Option(names = "--quiet", description = "No progress lines while the job runs.")
+  boolean quiet;
 
   private final PrintStream out;
   private final PrintStream err;
@@ -89,27 +93,30 @@ final class DatasetCommand implements Callable<Integer> {
         Format.count(files.stream().mapToLong(LayoutFile::lines).sum()), files.size(),
         Format.bytes(files.stream().mapToLong(LayoutFile::size).sum()), (sized - t0) / 1e9);
 
-    long[] lastPrint = {0};
-    DatasetJob.Result result =
-        new DatasetJob(dataset, dir, files)
-            .run(
-                FlinkEnvironments.create(parallelism),
-                p -> {
-                  long now = System.nanoTime();
-                  if (now - lastPrint[0] >= 1_000_000_000L || p.chunksDone() == p.chunks()) {
-                    lastPrint[0] = now;
-                    double seconds = (now - sized) / 1e9;
-                    err.printf(Locale.ROOT, "dataset: %5.1f%%  %s/%s lines  %s  %s lines/s%n",
-                        100.0 * p.linesDone() / Math.max(1, p.lines()), Format.count(p.linesDone()),
-                        Format.count(p.lines()), Format.bytes(p.bytesDone()),
-                        Format.rate(p.linesDone() / Math.max(seconds, 1e-9)));
-                  }
-                });
+    AtomicReference<DatasetJob.Progress> latest = new AtomicReference<>();
+    DatasetJob.Result result;
+    try (Progress progress = Progress.start(Progress.mode(quiet, err), err,
+        () -> List.of(progressLine(latest.get(), (System.nanoTime() - sized) / 1e9)))) {
+      result = new DatasetJob(dataset, dir, files).run(FlinkEnvironments.create(parallelism), latest::set);
+    }
     double seconds = (System.nanoTime() - t0) / 1e9;
     out.printf(Locale.ROOT, "wrote %s lines (%s) in %d files under %s in %.1f s (%s lines/s), %d chunks, parallelism %d%n",
         Format.count(result.lines()), Format.bytes(result.bytes()), result.files(), dir, seconds,
         Format.rate(result.lines() / seconds), result.chunks(), parallelism);
     return 0;
+  }
+
+  /** One line: share done, lines, bytes, rate and the time left at that rate. */
+  static String progressLine(DatasetJob.Progress p, double seconds) {
+    if (p == null) {
+      return String.format(Locale.ROOT, "dataset: starting the job (%.0f s)", seconds);
+    }
+    double rate = p.linesDone() / Math.max(seconds, 1e-9);
+    String eta = p.linesDone() >= p.lines() ? "done"
+        : rate > 0 ? Progress.duration((long) ((p.lines() - p.linesDone()) * 1000 / rate)) : "?";
+    return String.format(Locale.ROOT, "dataset: %5.1f%%  %s/%s lines  %s  %s lines/s  ETA %s",
+        100.0 * p.linesDone() / Math.max(1, p.lines()), Format.count(p.linesDone()),
+        Format.count(p.lines()), Format.bytes(p.bytesDone()), Format.rate(rate), eta);
   }
 
   private static long slice(String name, Instant t, long fallback, long min, long max) {

@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -56,6 +57,11 @@ final class GenerateCommand implements Callable<Integer> {
 
   @Option(names = "--run-dir", paramLabel = "DIR", description = "Where the run's files go (default: the run file's run.dir).")
   Path runDirOption;
+
+  @Option(names = "--quiet", description = "No progress lines while the job runs.")
+  boolean quiet;
+
+  @Mixin PrometheusOption prometheus = new PrometheusOption();
 
   private final PrintStream out;
   private final PrintStream err;
@@ -99,6 +105,7 @@ final class GenerateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    org.apache.flink.configuration.Configuration metrics = prometheus.configuration("generate");
     RunConfig config = ConfigLoader.load(file);
     if (config.backends().isEmpty()) {
       throw new ConfigException(file + ": backends: missing; expected a list of backend blocks, such as"
@@ -131,7 +138,11 @@ final class GenerateCommand implements Callable<Integer> {
         config.backends().size(), String.join(", ", config.backends().stream().map(b -> b.name()
             + " (" + b.spec().kind() + ", " + b.delivery().mode().key() + ")").toList()));
     long t0 = System.nanoTime();
-    GenerateJob.Result result = job.run(FlinkEnvironments.create(config.parallelism()));
+    GenerateJob.Result result;
+    try (Progress progress = Progress.start(Progress.mode(quiet, err), err, new GenerateProgress("generate",
+        plan.schedule(), plan.lines(), runStart, job::progress, System::currentTimeMillis))) {
+      result = job.run(FlinkEnvironments.create(config.parallelism(), metrics));
+    }
     double seconds = (System.nanoTime() - t0) / 1e9;
     writeRunJson(runDir, file, plan, runStart, runId, System.currentTimeMillis());
 

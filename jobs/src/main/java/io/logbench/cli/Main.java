@@ -100,6 +100,7 @@ public final class Main implements Callable<Integer> {
   /** The command line with every command, writing to {@code out} and {@code err}. */
   static CommandLine commandLine(PrintStream out, PrintStream err) {
     CommandLine cl = new CommandLine(new Main(err));
+    cl.addSubcommand(new QuickstartCommand(out, err));
     cl.addSubcommand(new PlanCommand(out));
     cl.addSubcommand(new DatasetCommand(out, err));
     cl.addSubcommand(new GenerateCommand(out, err));

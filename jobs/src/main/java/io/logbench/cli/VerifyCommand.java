@@ -25,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -85,6 +86,11 @@ final class VerifyCommand implements Callable<Integer> {
       description = "Most sequence ids listed per MISSING or DUPLICATE window; 0 for none (default: 100).")
   Integer drillOption;
 
+  @Option(names = "--quiet", description = "No progress lines while the job runs.")
+  boolean quiet;
+
+  @Mixin PrometheusOption prometheus = new PrometheusOption();
+
   @Option(names = "--verdicts-kafka", paramLabel = "BOOTSTRAP", description = "Also write every verdict to Kafka at BOOTSTRAP.")
   String kafka;
 
@@ -101,6 +107,7 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    org.apache.flink.configuration.Configuration metrics = prometheus.configuration("verify");
     VerifySettings defaults = continuous ? VerifySettings.continuousDefaults() : VerifySettings.oneShot();
     Duration settle = or(settleOption, defaults.settle());
     Duration maxWait = or(maxWaitOption, defaults.maxWait());
@@ -139,7 +146,13 @@ final class VerifyCommand implements Callable<Integer> {
     if (kafka != null) {
       job.verdictsTo(kafka, topic);
     }
-    List<BackendReport> reports = new ArrayList<>(job.run(FlinkEnvironments.create(1)));
+    Map<String, Integer> windows = new java.util.LinkedHashMap<>();
+    plan.targets().forEach(t -> windows.put(t.name(), t.windows()));
+    List<BackendReport> reports;
+    try (Progress progress = Progress.start(Progress.mode(quiet, err), err,
+        new VerifyProgress(windows, job::progress, System::currentTimeMillis))) {
+      reports = new ArrayList<>(job.run(FlinkEnvironments.create(1, metrics)));
+    }
     plan.skipped().forEach((name, why) -> reports.add(BackendReport.skipped(name, why)));
 
     ByteArrayOutputStream text = new ByteArrayOutputStream();

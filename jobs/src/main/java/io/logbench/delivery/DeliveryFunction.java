@@ -62,7 +62,8 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
  *
  * <p>Metrics, in group {@code backend=<name>}: counters {@code linesSent}, {@code linesAcked},
  * {@code linesRetried}, {@code requests}, {@code failedRequests}, {@code linesFailed_<class>}
- * (4xx, 429, 5xx, io, timeout, aborted, other), {@code requestsResent_<cause>} (429, 5xx, io,
+ * (4xx, 429, 5xx, io, timeout, aborted, other; also as {@code linesFailed} in group {@code
+ * cause=<class>}), {@code requestsResent_<cause>} (429, 5xx, io,
  * timeout, partial, 4xx, other), gauge {@code inFlightRequests}, histograms
  * {@code latencyFromScheduleMicros} and {@code serviceTimeMicros}.
  */
@@ -176,6 +177,8 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     }
     for (Map.Entry<String, org.apache.flink.metrics.Counter> e : stats.linesFailedByClass().entrySet()) {
       group.counter("linesFailed_" + e.getKey(), e.getValue());
+      // the same counter with the class as a label, so a dashboard sums failures by cause
+      group.addGroup("cause", e.getKey()).counter("linesFailed", e.getValue());
     }
     group.gauge("inFlightRequests", stats::inFlightRequests);
     group.histogram("latencyFromScheduleMicros", new HistogramMetric(stats::latencyFromSchedule));

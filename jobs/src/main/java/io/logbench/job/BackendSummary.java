@@ -64,8 +64,31 @@ public final class BackendSummary {
     }
   }
 
-  /** Adds one batch's outcome. */
-  public void add(BatchOutcome o) {
+  /**
+   * What the backend has come to so far, for progress lines while the run goes: safe to call from
+   * another thread than the one adding outcomes.
+   *
+   * @param lines lines of the batches that ended
+   * @param acked lines acknowledged
+   * @param failed lines not acknowledged, by reason
+   * @param p95Micros the 95th percentile of latency from schedule so far, microseconds
+   */
+  public record Progress(long lines, long acked, Map<String, Long> failed, long p95Micros) {
+
+    /** Lines not acknowledged, every reason. */
+    public long failedLines() {
+      return failed.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  /** A consistent view of the sums so far (see {@link Progress}). */
+  public synchronized Progress progress() {
+    return new Progress(lines, acked, Map.copyOf(failed),
+        latencyMicros.count() == 0 ? 0 : latencyMicros.percentile(95));
+  }
+
+  /** Adds one batch's outcome (synchronized with {@link #progress}, read by another thread). */
+  public synchronized void add(BatchOutcome o) {
     batches++;
     lines += o.lines();
     int ackedLines = o.acked();

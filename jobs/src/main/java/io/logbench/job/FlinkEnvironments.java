@@ -40,9 +40,19 @@ public final class FlinkEnvironments {
 
   /** The environment, with the given parallelism when it is positive. */
   public static StreamExecutionEnvironment create(int parallelism) {
+    return create(parallelism, new Configuration());
+  }
+
+  /**
+   * As {@link #create(int)}, with {@code extra} (e.g. a metrics reporter) added to the in-process
+   * MiniCluster's configuration; on a cluster the cluster's own configuration rules.
+   */
+  public static StreamExecutionEnvironment create(int parallelism, Configuration extra) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     if (env instanceof LocalStreamEnvironment) {
-      env = StreamExecutionEnvironment.createLocalEnvironment(loopback());
+      Configuration conf = loopback();
+      conf.addAll(extra);
+      env = StreamExecutionEnvironment.createLocalEnvironment(conf);
     }
     if (parallelism > 0) {
       env.setParallelism(parallelism);

@@ -116,6 +116,7 @@ public final class GenerateJob {
    */
   DatasetSource source(String backend, BackendSpec spec) {
     DatasetSourceBuilder b = DatasetSource.builder()
+        .backend(backend)
         .endAfterCheckpoint(spec.endsAfterCheckpoint())
         .dataset(plan.dataset())
         .firstIndex(plan.firstIndex())
@@ -185,6 +186,16 @@ public final class GenerateJob {
     return out;
   }
 
+  private volatile List<BackendSummary> live = List.of();
+
+  /**
+   * Each backend's sums so far while {@link #run} runs (empty before it collects anything), for
+   * progress lines; the same objects {@link Result#backends} returns at the end.
+   */
+  public List<BackendSummary> progress() {
+    return live;
+  }
+
   /** What a run came to. */
   public record Result(List<BackendSummary> backends, List<ThresholdBreach> breaches, long runStartMillis) {
 
@@ -229,6 +240,7 @@ public final class GenerateJob {
       t.start();
       threads.add(t);
     }
+    live = List.copyOf(summaries);
     JobExecutionResult result = client.getJobExecutionResult().get();
     for (Thread t : threads) {
       t.join();

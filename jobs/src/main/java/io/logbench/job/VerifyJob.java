@@ -110,6 +110,21 @@ public final class VerifyJob {
         .build();
   }
 
+  private volatile List<BackendReport> live = List.of();
+
+  /**
+   * Each backend's verdicts so far while {@link #run} runs (empty before), for progress lines;
+   * the same reports {@link #run} returns.
+   */
+  public List<BackendReport> progress() {
+    return live;
+  }
+
+  /** The backends checked, in order. */
+  public List<VerifyTarget> targets() {
+    return targets;
+  }
+
   /**
    * Builds the job, runs it on {@code env} until every backend's windows have final verdicts, and
    * returns a report per backend (in the order of the targets).
@@ -141,6 +156,7 @@ public final class VerifyJob {
       thread.start();
       threads.add(thread);
     }
+    live = List.copyOf(reports);
     client.getJobExecutionResult().get();
     for (Thread thread : threads) {
       thread.join();

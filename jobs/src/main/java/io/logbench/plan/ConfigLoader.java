@@ -64,7 +64,7 @@ public final class ConfigLoader {
    * file serves several machines (addresses, ports); a variable that is not set and has no
    * default is an error naming its line.
    */
-  static String substitute(String text, java.util.function.UnaryOperator<String> env) {
+  public static String substitute(String text, java.util.function.UnaryOperator<String> env) {
     StringBuilder out = new StringBuilder();
     String[] lines = text.split("\n", -1);
     for (int n = 0; n < lines.length; n++) {

@@ -34,11 +34,14 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * highest batch it may have emitted, written before it emits beyond it), and a reader that finds
  * one when it gets its stripe (a restore) records the batches it will emit again in {@value
  * ReplayFiles#RESTORES}.
+ *
  * <p>Built with {@code endAfterCheckpoint}, a reader that has emitted its last batch ends its
  * input only once a checkpoint taken after that has completed.
  *
  * <p>Metrics on each reader: gauge {@code scheduleLagMillis}, counters {@code linesEmitted} and
- * {@code batchesEmitted}.
+ * {@code batchesEmitted}; for a source that feeds a named backend, also in group {@code
+ * backend=<name>}: gauges {@code scheduleLagMillis} and {@code targetLinesPerSecond} (the
+ * schedule's target rate for the whole run now, the same on every reader).
  */
 public final class DatasetSource
     implements Source<LineBatch, StripeSplit, EnumeratorState>, ResultTypeQueryable<LineBatch> {
@@ -48,14 +51,16 @@ public final class DatasetSource
   private final RunPlan plan;
   private final int stripes;
   private final long fixedRunStartMillis;
+  private final String backend;
   private final LeaseSettings leases;
   private final boolean endAfterCheckpoint;
 
-  DatasetSource(RunPlan plan, int stripes, long fixedRunStartMillis, LeaseSettings leases,
+  DatasetSource(RunPlan plan, int stripes, long fixedRunStartMillis, String backend, LeaseSettings leases,
       boolean endAfterCheckpoint) {
     this.plan = plan;
     this.stripes = stripes;
     this.fixedRunStartMillis = fixedRunStartMillis;
+    this.backend = backend;
     this.leases = leases;
     this.endAfterCheckpoint = endAfterCheckpoint;
   }
@@ -86,7 +91,7 @@ public final class DatasetSource
 
   @Override
   public SourceReader<LineBatch, StripeSplit> createReader(SourceReaderContext context) {
-    return new DatasetSourceReader(plan, context, leases, endAfterCheckpoint);
+    return new DatasetSourceReader(plan, context, backend, leases, endAfterCheckpoint);
   }
 
   @Override

@@ -41,6 +41,7 @@ public final class DatasetSourceBuilder {
   private String leaseBackend;
   private int leaseBatches = DEFAULT_LEASE_BATCHES;
   private boolean endAfterCheckpoint;
+  private String backend;
 
   DatasetSourceBuilder() {}
 
@@ -114,10 +115,16 @@ public final class DatasetSourceBuilder {
     return this;
   }
 
+  /** The backend this source feeds: its readers' metrics are also in group {@code backend=<name>}. */
+  public DatasetSourceBuilder backend(String name) {
+    this.backend = name;
+    return this;
+  }
+
   public DatasetSource build() {
     sanityCheck();
     return new DatasetSource(
-        new RunPlan(dataset, firstIndex, schedule, timeline, batchSize), stripes, runStartMillis,
+        new RunPlan(dataset, firstIndex, schedule, timeline, batchSize), stripes, runStartMillis, backend,
         leaseFiles == null ? null : new LeaseSettings(leaseFiles, leaseBackend, leaseBatches),
         endAfterCheckpoint);
   }

@@ -39,14 +39,19 @@ import org.apache.flink.metrics.Gauge;
  * RestoreRecord} per {@link #addSplits} call, where each such stripe went back to and the batches
  * from there up to the lease, which it emits again and the earlier attempt may have sent.
  *
- * <p>With {@code endAfterCheckpoint}, once
- * its last batch is out it returns nothing until a checkpoint snapshotted after that completes,
- * and only then the end of input.
+ * <p>With {@code endAfterCheckpoint}, once its last batch is out it returns nothing until a
+ * checkpoint snapshotted after that completes, and only then the end of input.
  */
 public final class DatasetSourceReader implements SourceReader<LineBatch, StripeSplit> {
 
   /** Gauge: how far behind its due time the last batch was emitted, milliseconds, at least 0. */
   public static final String SCHEDULE_LAG_MILLIS = "scheduleLagMillis";
+
+  /**
+   * Gauge, in group {@code backend=<name>} only: the schedule's target rate now, lines per second
+   * for the whole run (every reader reports the same; 0 before the start and after the end).
+   */
+  public static final String TARGET_LINES_PER_SECOND = "targetLinesPerSecond";
 
   /** Counter: lines emitted by this reader. */
   public static final String LINES_EMITTED = "linesEmitted";
@@ -67,6 +72,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   private final Counter batchesEmitted;
 
   private volatile long scheduleLagMillis;
+  private volatile long runStartMillis;
   private CompletableFuture<Void> available = new CompletableFuture<>();
   private boolean noMoreSplits;
   private ScheduledExecutorService timer;
@@ -79,15 +85,16 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   private boolean lastCheckpointCompleted;
 
   public DatasetSourceReader(RunPlan plan, SourceReaderContext context) {
-    this(plan, context, null, false);
+    this(plan, context, null, null, false);
   }
 
   /**
-   * A reader that keeps leases and writes restore records as {@code leases} says (null: none),
-   * and, with {@code endAfterCheckpoint}, ends its input only after a checkpoint taken once its
-   * last batch is out has completed.
+   * A reader whose gauges are also in group {@code backend=<backend>} when it is not null, that
+   * keeps leases and writes restore records as {@code leases} says (null: none), and, with {@code
+   * endAfterCheckpoint}, ends its input only after a checkpoint taken once its last batch is out
+   * has completed.
    */
-  public DatasetSourceReader(RunPlan plan, SourceReaderContext context, LeaseSettings leases,
+  public DatasetSourceReader(RunPlan plan, SourceReaderContext context, String backend, LeaseSettings leases,
       boolean endAfterCheckpoint) {
     this.plan = plan;
     this.leases = leases;
@@ -100,6 +107,20 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
     this.linesEmitted = context.metricGroup().counter(LINES_EMITTED);
     this.batchesEmitted = context.metricGroup().counter(BATCHES_EMITTED);
     context.metricGroup().gauge(SCHEDULE_LAG_MILLIS, (Gauge<Long>) () -> scheduleLagMillis);
+    if (backend != null) {
+      var group = context.metricGroup().addGroup("backend", backend);
+      group.gauge(SCHEDULE_LAG_MILLIS, (Gauge<Long>) () -> scheduleLagMillis);
+      group.gauge(TARGET_LINES_PER_SECOND, (Gauge<Double>) this::targetRate);
+    }
+  }
+
+  /** The schedule's rate at this moment of the run; 0 before a split says when the run starts. */
+  private double targetRate() {
+    long start = runStartMillis;
+    if (start <= 0 || !plan.paced()) {
+      return 0;
+    }
+    return plan.schedule().targetRate((System.currentTimeMillis() - start) * 1_000_000L);
   }
 
   @Override
@@ -261,6 +282,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
         throw new UncheckedIOException("Could not record the restore of backend " + leases.backend()
             + "'s source in " + leases.files().restoresFile() + ": " + e.getMessage(), e);
       }
+      runStartMillis = split.runStartMillis();
     }
     available.complete(null);
   }

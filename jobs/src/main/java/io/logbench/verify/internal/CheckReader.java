@@ -1,6 +1,7 @@
 package io.logbench.verify.internal;
 
 import io.logbench.verify.BackendChecker;
+import io.logbench.verify.Verdict;
 import io.logbench.verify.VerifyEvent;
 import io.logbench.verify.VerifyTarget;
 import java.util.ArrayList;
@@ -14,12 +15,16 @@ import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
 import org.apache.flink.core.io.InputStatus;
 import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.MetricGroup;
 
 /**
  * Runs a backend's {@link BackendChecker} inside a source reader that paces itself: when no window
  * is due it answers NOTHING_AVAILABLE with a future a timer completes at the next wake-up, so the
  * task thread never sleeps; it ends its input when every window has a final verdict. Gauges
- * {@code missingLines}, {@code duplicateLines}, {@code replayedLines} and {@code pendingWindows}.
+ * {@code missingLines}, {@code duplicateLines}, {@code replayedLines} and {@code pendingWindows},
+ * also in group {@code
+ * backend=<name>}, where gauge {@code windows} in group {@code status=<verdict>} counts the windows
+ * whose latest verdict is that one.
  */
 public final class CheckReader implements SourceReader<VerifyEvent, CheckSplit> {
 
@@ -35,6 +40,10 @@ public final class CheckReader implements SourceReader<VerifyEvent, CheckSplit> 
   private volatile long duplicates;
   private volatile long replayed;
   private volatile long pending = -1;
+  /** Each window's latest verdict, and how many windows have each (read by the metric reporter). */
+  private final java.util.Map<Long, Verdict.Status> latest = new java.util.HashMap<>();
+  private final java.util.concurrent.atomic.AtomicLongArray byStatus =
+      new java.util.concurrent.atomic.AtomicLongArray(Verdict.Status.values().length);
 
   public CheckReader(VerifyTarget target, SourceReaderContext context) {
     this.target = target;
@@ -52,6 +61,22 @@ public final class CheckReader implements SourceReader<VerifyEvent, CheckSplit> 
     context.metricGroup().gauge("duplicateLines", (Gauge<Long>) () -> duplicates);
     context.metricGroup().gauge("replayedLines", (Gauge<Long>) () -> replayed);
     context.metricGroup().gauge("pendingWindows", (Gauge<Long>) () -> pending < 0 ? target.windows() : pending);
+    MetricGroup backend = context.metricGroup().addGroup("backend", target.name());
+    backend.gauge("missingLines", (Gauge<Long>) () -> missing);
+    backend.gauge("duplicateLines", (Gauge<Long>) () -> duplicates);
+    backend.gauge("replayedLines", (Gauge<Long>) () -> replayed);
+    backend.gauge("pendingWindows", (Gauge<Long>) () -> pending < 0 ? target.windows() : pending);
+    for (Verdict.Status s : Verdict.Status.values()) {
+      backend.addGroup("status", s.name()).gauge("windows", (Gauge<Long>) () -> byStatus.get(s.ordinal()));
+    }
+  }
+
+  private void count(Verdict v) {
+    Verdict.Status before = latest.put(v.windowStartMillis(), v.status());
+    if (before != null) {
+      byStatus.decrementAndGet(before.ordinal());
+    }
+    byStatus.incrementAndGet(v.status().ordinal());
   }
 
   @Override
@@ -75,6 +100,7 @@ public final class CheckReader implements SourceReader<VerifyEvent, CheckSplit> 
       return InputStatus.NOTHING_AVAILABLE;
     }
     for (BackendChecker.Result r : checker.step(now)) {
+      count(r.verdict());
       output.collect(new VerifyEvent(target.name(), r, checker.stats(), false));
     }
     missing = checker.missingLines();

@@ -1,9 +1,8 @@
 package io.logbench.sink.elasticsearch;
 
+import io.logbench.servers.OpenSearchNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -13,24 +12,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
-import org.opensearch.common.settings.Settings;
-import org.opensearch.env.Environment;
-import org.opensearch.node.InternalSettingsPreparer;
-import org.opensearch.node.Node;
-import org.opensearch.transport.Netty4Plugin;
 
 /**
- * A real OpenSearch 2.19.6 node inside the test JVM, bound to 127.0.0.1, started once for every
- * ITCase of the JVM (Failsafe runs them all in one fork) and stopped by a shutdown hook.
+ * A real OpenSearch 2.19.6 node inside the test JVM ({@link OpenSearchNode}: the recipe {@code
+ * logbench quickstart} starts too), bound to 127.0.0.1, started once for every ITCase of the JVM
+ * (Failsafe runs them all in one fork) and stopped by a shutdown hook.
  */
 public final class OpenSearchTestServer {
 
   private static OpenSearchTestServer instance;
 
-  private final Node node;
+  private final OpenSearchNode node;
   private final Path home;
   private final String url;
   private final long startMillis;
@@ -41,30 +34,10 @@ public final class OpenSearchTestServer {
   public record Answer(int status, String body) {}
 
   private OpenSearchTestServer() throws Exception {
-    long t0 = System.nanoTime();
     this.home = Files.createTempDirectory("logbench-opensearch");
-    int httpPort = freePort();
-    int transportPort = freePort();
-    Settings settings =
-        Settings.builder()
-            .put("path.home", home.toString())
-            .put("cluster.name", "logbench-test")
-            .put("node.name", "logbench-test-node")
-            .put("discovery.type", "single-node")
-            .put("network.host", "127.0.0.1")
-            .put("http.port", httpPort)
-            .put("transport.port", transportPort)
-            .put("cluster.routing.allocation.disk.threshold_enabled", false)
-            .build();
-    Environment env = InternalSettingsPreparer.prepareEnvironment(settings, Map.of(), null, () -> "logbench-test-node");
-    this.node = new PluginNode(env);
-    node.start();
-    this.url = "http://127.0.0.1:" + httpPort;
-    Answer health = request("GET", "/_cluster/health?wait_for_status=yellow&timeout=60s", null);
-    if (health.status() != 200) {
-      throw new IllegalStateException("OpenSearch did not become ready: " + health);
-    }
-    this.startMillis = (System.nanoTime() - t0) / 1_000_000;
+    this.node = OpenSearchNode.start(home, 0);
+    this.url = node.url();
+    this.startMillis = node.startTime().toMillis();
   }
 
   /** The shared node, started on first use. */
@@ -125,19 +98,6 @@ public final class OpenSearchTestServer {
       files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     } catch (IOException e) {
       // best effort cleanup of the temp dir
-    }
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return s.getLocalPort();
-    }
-  }
-
-  /** A node with the Netty HTTP/transport plugin on the classpath (no plugins directory needed). */
-  private static final class PluginNode extends Node {
-    PluginNode(Environment env) {
-      super(env, List.of(Netty4Plugin.class), true);
     }
   }
 }
