@@ -73,6 +73,7 @@ public final class Main implements Callable<Integer> {
     CommandLine cl = new CommandLine(new Main(err));
     cl.addSubcommand(new PlanCommand(out));
     cl.addSubcommand(new DatasetCommand(out, err));
+    cl.addSubcommand(new PublishCommand(out, err));
     cl.addSubcommand(new GenerateCommand(out, err));
     cl.addSubcommand(new VerifyCommand(out, err));
     cl.addSubcommand(new CommandLine.HelpCommand());

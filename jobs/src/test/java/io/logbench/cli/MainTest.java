@@ -22,7 +22,7 @@ class MainTest {
 
   @Test
   void everyCommandHasHelpThatExitsZero() {
-    for (String command : new String[] {"plan", "dataset", "generate", "verify"}) {
+    for (String command : new String[] {"plan", "dataset", "publish", "generate", "verify"}) {
       Run r = run(command, "--help");
       assertThat(r.code()).as(command).isZero();
       assertThat(r.out()).as(command).startsWith("Usage: logbench " + command + " ").contains("CONFIG", "--help");
@@ -33,7 +33,7 @@ class MainTest {
     }
     Run top = run("--help");
     assertThat(top.code()).isZero();
-    assertThat(top.out()).contains("plan", "dataset", "generate", "verify", "Exit codes: 0 done; 1");
+    assertThat(top.out()).contains("plan", "dataset", "publish", "generate", "verify", "Exit codes: 0 done; 1");
   }
 
   @Test

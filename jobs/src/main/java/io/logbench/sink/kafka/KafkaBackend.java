@@ -190,10 +190,10 @@ public final class KafkaBackend implements BackendSpec {
       org.apache.kafka.clients.admin.Config config =
           admin.describeConfigs(java.util.List.of(resource)).all()
               .get(30, java.util.concurrent.TimeUnit.SECONDS).get(resource);
-      org.apache.kafka.clients.admin.ConfigEntry retention = config.get("retention.ms");
-      long ms = retention == null ? -1 : Long.parseLong(retention.value());
-      long age = System.currentTimeMillis() - oldestLineMillis;
-      if (ms >= 0 && age > ms) {
+      long ms = KafkaTopics.retentionMs(config);
+      long now = System.currentTimeMillis();
+      long age = now - oldestLineMillis;
+      if (KafkaTopics.deletes(ms, oldestLineMillis, now)) {
         return java.util.List.of("Kafka topic " + topic + " keeps records for retention.ms=" + ms
             + ", but the run's oldest line is " + java.time.Duration.ofMillis(age).toDays()
             + " days old: the broker will delete those records at its next retention check."
