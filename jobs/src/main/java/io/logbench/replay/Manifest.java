@@ -2,6 +2,7 @@ package io.logbench.replay;
 
 import static java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -131,7 +132,8 @@ public record Manifest(
     try {
       root = JSON.readTree(json);
     } catch (IOException e) {
-      throw new ConfigException(where + ": not a logbench manifest (not JSON: " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()) + ").");
+      String why = e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+      throw new ConfigException(where + ": not a logbench manifest (not JSON: " + why + ").");
     }
     if (root == null || !root.isObject()) {
       throw new ConfigException(where + ": not a logbench manifest (not a JSON object).");

@@ -193,7 +193,8 @@ class PacedReplayReaderTest {
 
     List<KafkaPartitionSplit> splits() {
       List<KafkaPartitionSplit> s = new ArrayList<>();
-      data.forEach((p, l) -> s.add(new KafkaPartitionSplit(new TopicPartition(TOPIC, p), 100L * p, 100L * p + l.size())));
+      data.forEach((p, l) ->
+          s.add(new KafkaPartitionSplit(new TopicPartition(TOPIC, p), 100L * p, 100L * p + l.size())));
       return s;
     }
 
