@@ -84,6 +84,10 @@ final class DatasetCommand implements Callable<Integer> {
       throw new UsageException("dataset: --parallelism " + parallelism + " is not valid; expected 1 or more.");
     }
 
+    if (config.dataset().published() != null) {
+      err.println("dataset: the run replays " + config.dataset().published() + "; its lines are made here from the"
+          + " dataset block of the topic's manifest, the same lines the topic holds.");
+    }
     long t0 = System.nanoTime();
     long lines = dataset.countBefore(until) - dataset.countBefore(from);
     List<LayoutFile> files =

@@ -134,6 +134,10 @@ final class GenerateCommand implements Callable<Integer> {
     GenerateJob job = GenerateJob.of(plan).runDir(runDir).runStartMillis(runStart).runId(runId);
     Files.createDirectories(runDir);
     writeRunJson(runDir, file, plan, runStart, runId, null);
+    if (plan.published() != null) {
+      err.println("generate: lines read from " + plan.published() + " (published " + plan.published().manifest()
+          .publishedAt() + "), one reading per backend");
+    }
     err.printf(Locale.ROOT, "generate: run %s, %s lines to %d backend(s): %s%n", runId, Format.count(plan.lines()),
         config.backends().size(), String.join(", ", config.backends().stream().map(b -> b.name()
             + " (" + b.spec().kind() + ", " + b.delivery().mode().key() + ")").toList()));

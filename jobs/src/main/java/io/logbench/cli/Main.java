@@ -103,6 +103,7 @@ public final class Main implements Callable<Integer> {
     cl.addSubcommand(new QuickstartCommand(out, err));
     cl.addSubcommand(new PlanCommand(out));
     cl.addSubcommand(new DatasetCommand(out, err));
+    cl.addSubcommand(new PublishCommand(out, err));
     cl.addSubcommand(new GenerateCommand(out, err));
     cl.addSubcommand(new VerifyCommand(out, err));
     cl.addSubcommand(new ReportCommand(out));

@@ -191,10 +191,16 @@ final class PlanCommand implements Callable<Integer> {
   }
 
   static String describeDataset(RunPlan plan) {
+    return describeDataset(plan, plan.lines());
+  }
+
+  /** The dataset and its lines {@code [firstIndex, firstIndex + lines)}, and the topic they are read from. */
+  static String describeDataset(RunPlan plan, long lines) {
     var d = plan.config().dataset();
     String what = d.kind() + (d.mode() != null ? " " + d.mode().key() : "") + ", seed " + d.seed();
     return what + ", lines " + Format.count(plan.firstIndex()) + " to "
-        + Format.count(plan.firstIndex() + plan.lines()) + " of " + Format.count(plan.dataset().size());
+        + Format.count(plan.firstIndex() + lines) + " of " + Format.count(plan.dataset().size())
+        + (d.published() == null ? "" : ", read from " + d.published());
   }
 
   static String describeSchedule(RunPlan plan) {

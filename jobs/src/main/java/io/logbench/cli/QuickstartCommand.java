@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
  * files are, and stops the servers (also on Ctrl-C; {@code --keep} leaves them up and says how to
  * use and stop them). Exit code 0 only when every window of every backend is OK.
  */
-@Command(name = "quickstart", mixinStandardHelpOptions = true, versionProvider = Versions.class,
+@Command(name = "quickstart", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = {
       "Start a real Kafka and a real OpenSearch on loopback (child JVMs), run generate and verify"
           + " on the quickstart hour (OpenSearch, Kafka, files), print the verdicts, and stop the"

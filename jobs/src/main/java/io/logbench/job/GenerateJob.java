@@ -3,6 +3,8 @@ package io.logbench.job;
 import io.logbench.delivery.DeliveryFunction;
 import io.logbench.ledger.stream.Ledger;
 import io.logbench.plan.RunPlan;
+import io.logbench.replay.Pacing;
+import io.logbench.replay.Replay;
 import io.logbench.replay.ReplayFiles;
 import io.logbench.replay.Replays;
 import io.logbench.schedule.TimestampMode;
@@ -130,6 +132,27 @@ public final class GenerateJob {
     return b.build();
   }
 
+  /**
+   * One backend's batches: from its own {@link DatasetSource}, or, for a dataset published to
+   * Kafka, from its own reading of the topic ({@link Replay}): the same batches either way.
+   */
+  DataStream<io.logbench.dataset.LineBatch> batches(StreamExecutionEnvironment env, String name, BackendSpec spec) {
+    int parallelism = plan.config().parallelism();
+    if (plan.published() != null) {
+      if (spec.endsAfterCheckpoint()) {
+        // ConfigLoader refuses such a run file; a plan built otherwise must not get this far
+        throw new IllegalStateException("Backend '" + name + "' ends after a checkpoint, which a dataset read"
+            + " from Kafka cannot do.");
+      }
+      return Replay.batches(env, plan.published(), name,
+          new Pacing(plan.firstIndex(), plan.config().batchLines(), plan.schedule(), runStartMillis),
+          plan.lines(), plan.timeline(), plan.dataset().streams(), parallelism);
+    }
+    return env.fromSource(source(name, spec), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
+        .uid("source-" + name)
+        .setParallelism(parallelism);
+  }
+
   /** Windows of the run's size aligned to midnight in the run's zone. */
   WindowGrid grid() {
     long near = plan.config().timestamps() == TimestampMode.ORIGINAL
@@ -157,10 +180,7 @@ public final class GenerateJob {
     Map<String, DataStream<BatchOutcome>> out = new LinkedHashMap<>();
     for (BackendConfig b : backends) {
       String name = b.name();
-      DataStream<io.logbench.dataset.LineBatch> batches =
-          env.fromSource(source(name, b.spec()), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
-              .uid("source-" + name)
-              .setParallelism(plan.config().parallelism());
+      DataStream<io.logbench.dataset.LineBatch> batches = batches(env, name, b.spec());
       DataStream<BatchOutcome> outcomes = b.spec().deliver(batches,
           new DeliveryContext(b.delivery(), run, grid, plan.schedule(), plan.config().zone(),
               (spec, context, in) -> new DeliveryFunction(spec, context).restoresIn(replay).apply(in)));

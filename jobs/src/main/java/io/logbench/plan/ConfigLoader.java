@@ -9,8 +9,12 @@ import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.config.Durations;
 import io.logbench.dataset.nginx.NginxMonthDataset;
+import io.logbench.replay.Manifest;
+import io.logbench.replay.ManifestStore;
+import io.logbench.replay.PublishedTopic;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
+import io.logbench.sink.kafka.KafkaConnection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -20,6 +24,7 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Reads and checks a YAML run file before anything runs. Every failure is a {@link
@@ -103,6 +108,21 @@ public final class ConfigLoader {
 
   /** As {@link #parse(String, String)}, with {@code env} for {@code ${NAME}} variables. */
   public static RunConfig parse(String text, String defaultName, java.util.function.UnaryOperator<String> env) {
+    return parse(text, defaultName, env, ManifestStore::read);
+  }
+
+  /** Finds the manifest of a published topic ({@code dataset: {kind: kafka}}); empty when it has none. */
+  @FunctionalInterface
+  public interface Manifests {
+    Optional<Manifest> read(KafkaConnection kafka, String topic);
+  }
+
+  /**
+   * As {@link #parse(String, String, java.util.function.UnaryOperator)}, reading the manifest of a
+   * {@code kind: kafka} dataset through {@code manifests}.
+   */
+  public static RunConfig parse(String text, String defaultName, java.util.function.UnaryOperator<String> env,
+      Manifests manifests) {
     text = substitute(text, env);
     JsonNode root;
     try {
@@ -127,9 +147,9 @@ public final class ConfigLoader {
       throw ConfigException.invalid("name", name, "letters, digits, '.', '_' or '-'");
     }
     if (!top.has("dataset")) {
-      throw ConfigException.missing("dataset", "a dataset block with kind nginx-month or app-json");
+      throw ConfigException.missing("dataset", "a dataset block with kind nginx-month, app-json or kafka");
     }
-    DatasetSpec dataset = dataset(top.mapping("dataset"));
+    DatasetSpec dataset = dataset(top.mapping("dataset"), manifests);
     ScheduleSpec schedule = schedule(top.mapping("schedule"));
     TimestampMode timestamps =
         TimestampMode.fromKey(top.choice("timestamps", "original", "original", "compressed", "now"));
@@ -159,12 +179,55 @@ public final class ConfigLoader {
     List<BackendConfig> backends = Backends.parseList(top, "backends");
 
     sanityCheck(dataset, schedule, timestamps);
+    keepDatasetTopicApart(dataset, backends);
     return new RunConfig(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir,
         backends, checkpointInterval, ledgerKafka);
   }
 
-  private static DatasetSpec dataset(ConfigNode d) {
-    String kind = d.choice("kind", null, DatasetSpec.NGINX_MONTH, DatasetSpec.APP_JSON);
+  private static DatasetSpec dataset(ConfigNode d, Manifests manifests) {
+    String kind = d.choice("kind", null, DatasetSpec.NGINX_MONTH, DatasetSpec.APP_JSON, DatasetSpec.KAFKA);
+    if (DatasetSpec.KAFKA.equals(kind)) {
+      return published(d, manifests);
+    }
+    return generated(d, kind);
+  }
+
+  /**
+   * A {@code kind: kafka} block: the topic's manifest is read now, and its dataset block becomes
+   * the spec (so counts and times are the source dataset's arithmetic), marked as published.
+   */
+  private static DatasetSpec published(ConfigNode d, Manifests manifests) {
+    d.allowOnly("kind", "bootstrap", "topic", "properties");
+    KafkaConnection kafka = KafkaConnection.parse(d);
+    String topic = d.string("topic", null);
+    if (topic == null || topic.isBlank()) {
+      throw ConfigException.missing(d.path() + ".topic", "the topic logbench publish wrote the dataset to");
+    }
+    Manifest manifest = manifests.read(kafka, topic).orElseThrow(() -> ConfigException.invalid(d.path() + ".topic",
+        topic, "a topic written by logbench publish; topic " + ManifestStore.manifestTopic(topic) + " at "
+            + kafka.bootstrap() + " holds no manifest for it"));
+    String where = d.path() + ".topic: the manifest of topic " + topic + " (in topic "
+        + ManifestStore.manifestTopic(topic) + ")";
+    if (!topic.equals(manifest.topic())) {
+      throw new ConfigException(where + " names topic " + manifest.topic() + "; expected " + topic
+          + ". Publish the dataset again with --overwrite.");
+    }
+    if (!Manifest.currentValueSchema().equals(manifest.valueSchema())) {
+      throw new ConfigException(where + " says its records follow LogRecord schema " + manifest.valueSchema()
+          + "; this logbench reads schema " + Manifest.currentValueSchema()
+          + ". Publish the dataset again with this logbench.");
+    }
+    ConfigNode block = new ConfigNode(manifest.dataset(), "dataset");
+    String kind;
+    try {
+      kind = block.choice("kind", null, DatasetSpec.NGINX_MONTH, DatasetSpec.APP_JSON);
+      return generated(block, kind).withPublished(new PublishedTopic(kafka, topic, manifest));
+    } catch (ConfigException e) {
+      throw new ConfigException(where + " has a dataset block this logbench cannot read: " + e.getMessage());
+    }
+  }
+
+  private static DatasetSpec generated(ConfigNode d, String kind) {
     if (DatasetSpec.NGINX_MONTH.equals(kind)) {
       d.allowOnly("kind", "mode", "seed", "from", "until");
       NginxMonthDataset.Mode mode =
@@ -175,7 +238,7 @@ public final class ConfigLoader {
       from = from == null ? NGINX_START : from;
       until = until == null ? NGINX_END : until;
       checkSlice(d.path(), from, until);
-      return new DatasetSpec(kind, mode, seed, from, until, null, 0, null, 0);
+      return new DatasetSpec(kind, mode, seed, from, until, null, 0, null, 0, null);
     }
     d.allowOnly("kind", "seed", "lines", "streams", "start", "rate");
     long seed = d.integer("seed", 0, Long.MIN_VALUE, Long.MAX_VALUE, "an integer seed");
@@ -187,7 +250,7 @@ public final class ConfigLoader {
     long rate = d.integer("rate", 10_000, 1, 1_000_000_000_000L,
         "the dataset's own rate, a whole number of lines per second greater than 0");
     return new DatasetSpec(kind, null, seed, null, null, lines, streams,
-        start == null ? APP_JSON_START : start, rate);
+        start == null ? APP_JSON_START : start, rate, null);
   }
 
   private static void checkSlice(String path, Instant from, Instant until) {
@@ -272,6 +335,31 @@ public final class ConfigLoader {
               + " or a constant rate with a duration");
     }
   }
+
+  /**
+   * A published dataset's topic is not a run's lines topic: a Kafka backend writing there would mix
+   * the run's lines (and its count-back) with the dataset's.
+   */
+  private static void keepDatasetTopicApart(DatasetSpec dataset, List<BackendConfig> backends) {
+    if (dataset.published() == null) {
+      return;
+    }
+    PublishedTopic source = dataset.published();
+    for (int i = 0; i < backends.size(); i++) {
+      if (backends.get(i).spec() instanceof io.logbench.sink.kafka.KafkaBackend k
+          && k.topic().equals(source.topic()) && k.bootstrap().equals(source.kafka().bootstrap())) {
+        throw ConfigException.invalid("backends[" + i + "].topic", k.topic(),
+            "another topic than the dataset's (dataset.topic): a published dataset's topic is read, never written"
+                + " by a run");
+      }
+      if (backends.get(i).spec() instanceof io.logbench.sink.kafka.KafkaBackend k && k.exactlyOnce()) {
+        throw ConfigException.invalid("backends[" + i + "].exactly_once", "true",
+            "false when the dataset is read from Kafka (dataset kind kafka): an exactly_once backend needs"
+                + " logbench's own source, which holds its end of input until the last transaction commits");
+      }
+    }
+  }
+
 
   /** The parser's message on one line, without its echo of the input. */
   private static String yamlMessage(String message) {

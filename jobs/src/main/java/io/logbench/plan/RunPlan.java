@@ -1,5 +1,6 @@
 package io.logbench.plan;
 
+import io.logbench.config.ConfigException;
 import io.logbench.dataset.Dataset;
 import io.logbench.dataset.KeyedCounts;
 import io.logbench.dataset.app.AppJsonDataset;
@@ -7,6 +8,8 @@ import io.logbench.dataset.nginx.NginxMonthDataset;
 import io.logbench.plan.DatasetSpec;
 import io.logbench.plan.RunConfig;
 import io.logbench.plan.ScheduleSpec;
+import io.logbench.replay.Manifest;
+import io.logbench.replay.PublishedTopic;
 import io.logbench.schedule.ConstantRateSchedule;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.schedule.KeyedWindowCounts;
@@ -31,37 +34,70 @@ public final class RunPlan {
   private final RunConfig config;
   private final Dataset dataset;
   private final long firstIndex;
+  private final long datasetLines;
   private final Schedule schedule;
   private final Timeline timeline;
 
-  private RunPlan(RunConfig config, Dataset dataset, long firstIndex, Schedule schedule) {
+  private RunPlan(RunConfig config, Dataset dataset, long firstIndex, long datasetLines, Schedule schedule) {
     this.config = config;
     this.dataset = dataset;
     this.firstIndex = firstIndex;
+    this.datasetLines = datasetLines;
     this.schedule = schedule;
     this.timeline = Timelines.of(config.timestamps(), dataset, firstIndex, schedule);
   }
 
-  /** The plan of a checked run file. */
+  /**
+   * The plan of a checked run file. For a dataset read back from Kafka the dataset is rebuilt from
+   * its manifest's block (its times and counts are arithmetic, nothing is scanned) and checked
+   * against the manifest's line range and first and last time.
+   */
   public static RunPlan of(RunConfig config) {
     DatasetSpec d = config.dataset();
     ScheduleSpec s = config.schedule();
+    Dataset dataset;
+    long first;
+    long lines;
     if (DatasetSpec.NGINX_MONTH.equals(d.kind())) {
-      NginxMonthDataset dataset = new NginxMonthDataset(d.seed(), d.mode());
-      long first = dataset.countBefore(d.from().toEpochMilli());
-      long lines = dataset.countBefore(d.until().toEpochMilli()) - first;
-      return new RunPlan(config, dataset, first, schedule(s, dataset, first, lines));
+      dataset = new NginxMonthDataset(d.seed(), d.mode());
+      first = dataset.countBefore(d.from().toEpochMilli());
+      lines = dataset.countBefore(d.until().toEpochMilli()) - first;
+    } else {
+      first = 0;
+      lines = d.lines() != null ? d.lines() : scheduleBound(s);
+      dataset = AppJsonDataset.builder()
+          .seed(d.seed())
+          .lines(lines)
+          .streams(d.streams())
+          .startMillis(d.start().toEpochMilli())
+          .rate((long) d.rate())
+          .build();
     }
-    long lines = d.lines() != null ? d.lines() : scheduleBound(s);
-    AppJsonDataset dataset =
-        AppJsonDataset.builder()
-            .seed(d.seed())
-            .lines(lines)
-            .streams(d.streams())
-            .startMillis(d.start().toEpochMilli())
-            .rate((long) d.rate())
-            .build();
-    return new RunPlan(config, dataset, 0, schedule(s, dataset, 0, lines));
+    if (d.published() != null) {
+      checkManifest(d.published(), dataset, first, lines);
+    }
+    return new RunPlan(config, dataset, first, lines, schedule(s, dataset, first, lines));
+  }
+
+  /** The manifest's own figures must be what this logbench computes from its block. */
+  private static void checkManifest(PublishedTopic topic, Dataset dataset, long first, long lines) {
+    Manifest m = topic.manifest();
+    if (lines == 0) {
+      throw new ConfigException("dataset.topic: the manifest of topic " + topic.topic() + " says " + m.lines()
+          + " lines, but its dataset block gives none here. Publish it again with this logbench (--overwrite).");
+    }
+    long[] computed = {first, lines, dataset.timestampMillis(first), dataset.timestampMillis(first + lines - 1),
+        dataset.streams().size()};
+    long[] stored = {m.firstIndex(), m.lines(), m.firstMillis(), m.lastMillis(), m.streams()};
+    String[] names = {"firstIndex", "lines", "firstMillis", "lastMillis", "streams"};
+    for (int i = 0; i < names.length; i++) {
+      if (computed[i] != stored[i]) {
+        throw new ConfigException("dataset.topic: the manifest of topic " + topic.topic() + " says " + names[i]
+            + " " + stored[i] + ", but its dataset block gives " + computed[i]
+            + " here: it was published by a logbench that makes this dataset differently."
+            + " Publish it again with this logbench (--overwrite).");
+      }
+    }
   }
 
   /** Lines an app-json run has when only its schedule bounds it. */
@@ -100,6 +136,19 @@ public final class RunPlan {
 
   public Dataset dataset() {
     return dataset;
+  }
+
+  /**
+   * Lines of the dataset block (its slice, or app-json's length): what {@code publish} writes.
+   * The run itself sends {@link #lines()}, which a schedule may cut shorter.
+   */
+  public long datasetLines() {
+    return datasetLines;
+  }
+
+  /** The topic the run's lines are read back from, or null when the run makes them. */
+  public PublishedTopic published() {
+    return config.dataset().published();
   }
 
   /** Dataset index of the run's first line (its global sequence id). */

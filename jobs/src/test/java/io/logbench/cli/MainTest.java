@@ -22,11 +22,15 @@ class MainTest {
 
   @Test
   void everyCommandHasHelpThatExitsZero() {
-    for (String command : new String[] {"plan", "dataset", "generate", "verify", "report"}) {
+    for (String command : new String[] {"quickstart", "plan", "dataset", "publish", "generate", "verify", "report"}) {
       Run r = run(command, "--help");
       assertThat(r.code()).as(command).isZero();
       assertThat(r.out()).as(command).startsWith("Usage: logbench " + command + " ")
-          .contains(command.equals("report") ? "RUN_DIR" : "CONFIG", "--help");
+          .contains(switch (command) {
+            case "report" -> "RUN_DIR";
+            case "quickstart" -> "--keep"; // it takes no run file
+            default -> "CONFIG";
+          }, "--help");
       assertThat(r.err()).as(command).isEmpty();
       Run viaHelp = run("help", command);
       assertThat(viaHelp.code()).as(command).isZero();
@@ -34,7 +38,7 @@ class MainTest {
     }
     Run top = run("--help");
     assertThat(top.code()).isZero();
-    assertThat(top.out()).contains("plan", "dataset", "generate", "verify", "report", "Exit codes: 0 done; 1");
+    assertThat(top.out()).contains("quickstart", "plan", "dataset", "publish", "generate", "verify", "report", "Exit codes: 0 done; 1");
   }
 
   @Test

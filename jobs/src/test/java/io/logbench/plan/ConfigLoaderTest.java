@@ -168,8 +168,8 @@ class ConfigLoaderTest {
     fails("dataset:\n  kind: app-json\n  mode: fast\n",
         "dataset.mode: unknown key; expected one of kind, seed, lines, streams, start, rate.");
     fails("dataset:\n  kind: nginx\n",
-        "dataset.kind: \"nginx\" is not valid; expected one of nginx-month, app-json.");
-    fails("name: quick\n", "dataset: missing; expected a dataset block with kind nginx-month or app-json.");
+        "dataset.kind: \"nginx\" is not valid; expected one of nginx-month, app-json, kafka.");
+    fails("name: quick\n", "dataset: missing; expected a dataset block with kind nginx-month, app-json or kafka.");
   }
 
   @Test

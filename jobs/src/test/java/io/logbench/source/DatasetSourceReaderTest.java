@@ -48,7 +48,7 @@ class DatasetSourceReaderTest {
   void endAfterCheckpointEndsOnlyOnceACheckpointTakenAfterTheLastBatchCompletes() throws Exception {
     RunPlan plan = unpacedPlan(48, 5);
     CollectingOutput output = new CollectingOutput();
-    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext(), true)) {
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext(), null, null, true)) {
       reader.addSplits(List.of(new StripeSplit(0, 1, 0, START)));
       reader.notifyNoMoreSplits();
       reader.snapshotState(3); // before the last batch: does not count

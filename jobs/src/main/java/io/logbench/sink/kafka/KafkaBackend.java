@@ -1,6 +1,5 @@
 package io.logbench.sink.kafka;
 
-import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.config.SecretRef;
 import io.logbench.dataset.LineBatch;
@@ -17,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -109,42 +107,21 @@ public final class KafkaBackend implements BackendSpec {
 
   /** Reads the keys of a {@code kind: kafka} backend block. */
   static KafkaBackend parse(ConfigNode block, CommonSettings common) {
-    String bootstrap = block.string("bootstrap", null);
-    if (bootstrap == null || bootstrap.isBlank()) {
-      throw ConfigException.missing(
-          block.path().isEmpty() ? "bootstrap" : block.path() + ".bootstrap",
-          "the Kafka bootstrap servers, such as 127.0.0.1:9092");
-    }
+    // bootstrap and client properties follow the rules of every Kafka connection of a run file
+    KafkaConnection connection = KafkaConnection.parse(block);
     Builder b =
         builder()
             .name(common.name())
-            .bootstrap(bootstrap)
+            .bootstrap(connection.bootstrap())
             .topic(block.string("topic", DEFAULT_TOPIC))
             .exactlyOnce(Boolean.parseBoolean(block.choice("exactly_once", "false", "true", "false")))
             .transactionalIdPrefix(block.string("transactional_id_prefix", null))
             .queryTimeout(common.queryTimeout());
-    ConfigNode props = block.mapping("properties");
-    Iterator<String> keys = props.raw().fieldNames();
-    while (keys.hasNext()) {
-      String key = keys.next();
-      if (RESERVED.contains(key)) {
-        throw props.invalid(key, props.raw().get(key).asText(), "a property logbench does not set itself (it sets "
-            + String.join(", ", RESERVED.stream().sorted().toList()) + ")");
-      }
-      if (isSecret(key)) {
-        if (!props.raw().get(key).isObject()) {
-          // Never echo the value: it is the secret.
-          throw new ConfigException(
-              props.path() + "." + key + ": holds a secret, so it must be given as {env: NAME} or {file: PATH}, not inline.");
-        }
-        ConfigNode ref = props.mapping(key).allowOnly("env", "file");
-        b.secret(key, SecretRef.parse(ref, "env", "file", true, props.path() + "." + key));
-      } else {
-        b.property(key, props.string(key, null));
-      }
-    }
+    connection.properties().forEach(b::property);
+    connection.secrets().forEach(b::secret);
     return b.build();
   }
+
 
   /** Whether a client property holds a secret (never logged, read from env or file). */
   static boolean isSecret(String key) {
@@ -226,10 +203,9 @@ public final class KafkaBackend implements BackendSpec {
       org.apache.kafka.clients.admin.Config config =
           admin.describeConfigs(java.util.List.of(resource)).all()
               .get(30, java.util.concurrent.TimeUnit.SECONDS).get(resource);
-      org.apache.kafka.clients.admin.ConfigEntry retention = config.get("retention.ms");
-      long ms = retention == null ? -1 : Long.parseLong(retention.value());
+      long ms = KafkaTopics.retentionMs(config);
       long age = nowMillis - oldestLineMillis;
-      if (ms >= 0 && age > ms) {
+      if (KafkaTopics.deletes(ms, oldestLineMillis, nowMillis)) {
         return java.util.List.of("Backend '" + name + "': Kafka topic " + topic
             + " keeps records for retention.ms=" + ms
             + ", but the run's oldest line is " + java.time.Duration.ofMillis(age).toDays()

@@ -272,6 +272,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
         }
         stripes.add(stripe);
       }
+      runStartMillis = split.runStartMillis();
     }
     if (!positions.isEmpty()) {
       RestoreRecord record = new RestoreRecord(RestoreRecord.SOURCE, System.currentTimeMillis(), leases.backend(),
@@ -282,7 +283,6 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
         throw new UncheckedIOException("Could not record the restore of backend " + leases.backend()
             + "'s source in " + leases.files().restoresFile() + ": " + e.getMessage(), e);
       }
-      runStartMillis = split.runStartMillis();
     }
     available.complete(null);
   }

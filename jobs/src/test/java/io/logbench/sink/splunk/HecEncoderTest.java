@@ -51,6 +51,8 @@ class HecEncoderTest {
             + "\"fields\":{\"job\":\"nginx\",\"logbench_run\":\"run-a\",\"seq\":\"7\"}}");
     assertThatThrownBy(() -> new HecEncoder(new FixedStreams(Map.of("logbench_run", "x")), null, null, "s", null, "r"))
         .hasMessage("The stream label logbench_run clashes with the field of the same name of every event.");
+  }
+
   /**
    * The last nanosecond a line can have in a window's last second: truncated it stays in that
    * second (and millisecond); rounded to six digits it would be the next window's first instant.
