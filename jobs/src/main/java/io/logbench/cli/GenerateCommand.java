@@ -61,6 +61,10 @@ final class GenerateCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "No progress lines while the job runs.")
   boolean quiet;
 
+  @Option(names = "--dry-run",
+      description = "Print the plan and every backend's pre-flight check, send nothing; exit 1 when a backend is not ready.")
+  boolean dryRun;
+
   @Mixin PrometheusOption prometheus = new PrometheusOption();
 
   private final PrintStream out;
@@ -103,6 +107,34 @@ final class GenerateCommand implements Callable<Integer> {
         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
+  /**
+   * {@code --dry-run}: the plan, then each backend's pre-flight check (the same checks a run makes
+   * before it sends: the backend answers, its topic or index is usable, its retention keeps the
+   * lines, other runs' lines in the range), each ready, with warnings, or not ready; nothing is
+   * sent and no run directory is written.
+   */
+  private int dryRun(RunConfig config, RunPlan plan, Path runDir, Preflight before) {
+    out.println("dry run of " + file + ": nothing is sent");
+    out.println("  dataset:  " + PlanCommand.describeDataset(plan));
+    out.println("  schedule: " + PlanCommand.describeSchedule(plan));
+    out.printf(Locale.ROOT, "  windows:  %s, zone %s; run directory %s%n",
+        io.logbench.config.Durations.format(config.window()), config.zone().getId(), runDir);
+    int notReady = 0;
+    for (var b : config.backends()) {
+      String head = String.format(Locale.ROOT, "  %-14s %s, %s: ", b.name(), b.spec().kind(), b.delivery().mode().key());
+      try {
+        List<String> warnings = b.spec().preflight(before);
+        out.println(head + (warnings.isEmpty() ? "ready" : "ready, with " + warnings.size() + " warning(s)"));
+        warnings.forEach(w -> out.println("      warning: " + w));
+      } catch (java.io.IOException | RuntimeException e) {
+        notReady++;
+        out.println(head + "not ready: " + e.getMessage());
+      }
+    }
+    out.println(notReady == 0 ? "every backend is ready" : notReady + " backend(s) not ready");
+    return notReady == 0 ? 0 : 1;
+  }
+
   @Override
   public Integer call() throws Exception {
     org.apache.flink.configuration.Configuration metrics = prometheus.configuration("generate");
@@ -119,6 +151,9 @@ final class GenerateCommand implements Callable<Integer> {
     String runId = RunIds.create(config.name(), now, new java.security.SecureRandom());
     RunContext run = new RunContext(runId, plan.dataset().streams(), plan.dataset(), plan.firstIndex());
     Preflight before = Preflight.of(run, span, config.window().toMillis(), config.zone(), span[0], now);
+    if (dryRun) {
+      return dryRun(config, plan, runDir, before);
+    }
     for (var b : config.backends()) {
       try {
         for (String warning : b.spec().preflight(before)) {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -73,6 +74,9 @@ final class PublishCommand implements Callable<Integer> {
       description = "Prefix of the writers' transactional ids (default: logbench-publish-TOPIC).")
   String transactionalIdPrefix;
 
+  @Option(names = "--quiet", description = "No progress lines while the job runs.")
+  boolean quiet;
+
   private final PrintStream out;
   private final PrintStream err;
 
@@ -122,14 +126,15 @@ final class PublishCommand implements Callable<Integer> {
       Map<TopicPartition, Long> start = prepared.startOffsets();
 
       long jobStart = System.nanoTime();
-      new PublishJob(plan, kafka, topic, prepared.partitions(), writers, prefix)
-          .run(FlinkEnvironments.create(writers), Duration.ofSeconds(1), elapsed -> {
-            // offsets count records and transaction markers: close to the lines written, never below
-            long written = Math.min(lines, target.writtenSince(start));
-            err.printf(Locale.ROOT, "publish: %5.1f%%  about %s/%s lines  %s lines/s%n",
-                100.0 * written / lines, Format.count(written), Format.count(lines),
-                Format.rate(written / Math.max(elapsed.toNanos() / 1e9, 1e-9)));
-          });
+      AtomicReference<String> latest =
+          new AtomicReference<>("publish: starting " + writers + " writer(s) on Flink");
+      try (Progress progress = Progress.start(Progress.mode(quiet, err), err, () -> List.of(latest.get()))) {
+        new PublishJob(plan, kafka, topic, prepared.partitions(), writers, prefix)
+            .run(FlinkEnvironments.create(writers), Duration.ofSeconds(1), elapsed -> {
+              // offsets count records and transaction markers: close to the lines written, never below
+              latest.set(progressLine(Math.min(lines, target.writtenSince(start)), lines, elapsed));
+            });
+      }
       double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
 
       Map<TopicPartition, Long> end = target.committedEndOffsets(prepared.partitions());
@@ -157,5 +162,13 @@ final class PublishCommand implements Callable<Integer> {
           Format.rate(lines / jobSeconds), checkSeconds, ManifestStore.manifestTopic(topic));
     }
     return 0;
+  }
+
+  /** One line: share written, lines, rate and the time left at that rate. */
+  static String progressLine(long written, long lines, Duration elapsed) {
+    double rate = written / Math.max(elapsed.toNanos() / 1e9, 1e-9);
+    String eta = written >= lines ? "done" : rate > 0 ? Progress.duration((long) ((lines - written) * 1000 / rate)) : "?";
+    return String.format(Locale.ROOT, "publish: %5.1f%%  about %s/%s lines  %s lines/s  ETA %s",
+        100.0 * written / lines, Format.count(written), Format.count(lines), Format.rate(rate), eta);
   }
 }
