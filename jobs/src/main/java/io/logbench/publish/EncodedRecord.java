@@ -1,4 +1,4 @@
-package io.logbench.replay;
+package io.logbench.publish;
 
 /**
  * One line ready for Kafka: the partition it goes to, its timestamp, its key (the stream's labels)

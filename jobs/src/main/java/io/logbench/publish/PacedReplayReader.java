@@ -1,4 +1,4 @@
-package io.logbench.replay;
+package io.logbench.publish;
 
 import io.logbench.source.internal.WallClock;
 import java.util.ArrayDeque;

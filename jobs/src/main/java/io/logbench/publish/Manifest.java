@@ -1,4 +1,4 @@
-package io.logbench.replay;
+package io.logbench.publish;
 
 import static java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME;
 

@@ -1,4 +1,4 @@
-package io.logbench.replay;
+package io.logbench.publish;
 
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.kafka.clients.producer.ProducerRecord;

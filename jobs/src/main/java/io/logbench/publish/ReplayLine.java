@@ -1,4 +1,4 @@
-package io.logbench.replay;
+package io.logbench.publish;
 
 /**
  * One published line read back from its topic: its global sequence id, its own time, its stream

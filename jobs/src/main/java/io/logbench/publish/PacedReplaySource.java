@@ -1,4 +1,4 @@
-package io.logbench.replay;
+package io.logbench.publish;
 
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;

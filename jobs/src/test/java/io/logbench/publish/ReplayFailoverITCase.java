@@ -1,4 +1,4 @@
-package io.logbench.replay;
+package io.logbench.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.logbench.replay;
+package io.logbench.publish;
 
 import io.logbench.sink.kafka.KafkaConnection;
 import java.nio.charset.StandardCharsets;
