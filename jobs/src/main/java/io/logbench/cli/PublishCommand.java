@@ -137,7 +137,7 @@ final class PublishCommand implements Callable<Integer> {
       }
       double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
 
-      Map<TopicPartition, Long> end = target.committedEndOffsets(prepared.partitions());
+      Map<TopicPartition, Long> end = target.committedEndOffsets(prepared.partitions(), Duration.ofSeconds(60));
       long c0 = System.nanoTime();
       PublishTarget.Check check = target.check(start, end, first, lines);
       double checkSeconds = (System.nanoTime() - c0) / 1e9;

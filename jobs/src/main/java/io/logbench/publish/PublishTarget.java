@@ -187,9 +187,25 @@ public final class PublishTarget implements AutoCloseable {
     }
   }
 
-  /** Committed end offsets of every partition: where the lines end once publish's transactions committed. */
-  public Map<TopicPartition, Long> committedEndOffsets(int partitions) {
-    return offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_COMMITTED);
+  /**
+   * Committed end offsets of every partition: where the lines end once publish's transactions
+   * committed. The job ends once its last checkpoint completed, but the broker may still be writing
+   * that checkpoint's commit markers: this waits, up to {@code wait}, until no transaction is open
+   * in any partition (the last stable offset has reached the log's end), and returns the offsets
+   * as they are then. A transaction still open after {@code wait} leaves its records out, and the
+   * read-back check then says how many lines are missing.
+   */
+  public Map<TopicPartition, Long> committedEndOffsets(int partitions, Duration wait) throws InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (true) {
+      Map<TopicPartition, Long> committed = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_COMMITTED);
+      Map<TopicPartition, Long> written = offsets(partitions, OffsetSpec.latest(), IsolationLevel.READ_UNCOMMITTED);
+      if (committed.equals(written) || System.nanoTime() > deadline) {
+        return committed;
+      }
+      // the broker answers these in milliseconds; markers land within a request or two
+      Thread.sleep(100);
+    }
   }
 
   /** Offsets at the end of every partition, committed or not: how far the writers have come. */
