@@ -1,7 +1,6 @@
 package io.logbench.cli;
 
 import io.logbench.dataset.Dataset;
-import io.logbench.job.FlinkEnvironments;
 import io.logbench.job.PublishJob;
 import io.logbench.plan.ConfigLoader;
 import io.logbench.plan.RunConfig;
@@ -21,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -73,6 +73,8 @@ final class PublishCommand implements Callable<Integer> {
       description = "Prefix of the writers' transactional ids (default: logbench-publish-TOPIC).")
   String transactionalIdPrefix;
 
+  @Mixin ClusterOption cluster = new ClusterOption();
+
   private final PrintStream out;
   private final PrintStream err;
 
@@ -83,6 +85,7 @@ final class PublishCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    ClusterOption.Jobs jobs = cluster.open("publish", new org.apache.flink.configuration.Configuration(), err);
     if (topic.isBlank() || topic.endsWith(".manifest")) {
       throw new UsageException("publish: --topic \"" + topic + "\" is not valid; expected a topic name that does"
           + " not end in .manifest (publish keeps the manifest in TOPIC.manifest).");
@@ -113,7 +116,7 @@ final class PublishCommand implements Callable<Integer> {
         Format.time(lastMillis, config.zone()), topic, bootstrap);
 
     long t0 = System.nanoTime();
-    try (PublishTarget target = new PublishTarget(kafka, topic)) {
+    try (jobs; PublishTarget target = new PublishTarget(kafka, topic)) {
       PublishTarget.Prepared prepared = target.prepare(partitions, firstMillis, lastMillis, overwrite);
       prepared.notes().forEach(n -> err.println("publish: " + n + "."));
       int writers = Math.min(parallelismOption != null ? parallelismOption : config.parallelism(),
@@ -123,7 +126,7 @@ final class PublishCommand implements Callable<Integer> {
 
       long jobStart = System.nanoTime();
       new PublishJob(plan, kafka, topic, prepared.partitions(), writers, prefix)
-          .run(FlinkEnvironments.create(writers), Duration.ofSeconds(1), elapsed -> {
+          .run(jobs.environment(writers), Duration.ofSeconds(1), elapsed -> {
             // offsets count records and transaction markers: close to the lines written, never below
             long written = Math.min(lines, target.writtenSince(start));
             err.printf(Locale.ROOT, "publish: %5.1f%%  about %s/%s lines  %s lines/s%n",
