@@ -323,8 +323,10 @@ class ClusterSubmitITCase {
   @Order(4)
   void aTaskManagerKilledMidRunIsReplacedTheJobRestoresAndVerifyFindsEveryLine() throws Exception {
     Path runDir = dir.resolve("runs/kill");
-    // four slots of four: after the kill the job can only run again on the TaskManager added
-    Path file = runFile("cluster-kill", runDir, WINDOWS, 10, 4, true);
+    // two slots of the four: the job restores on the slots the kill leaves. (With every slot in
+    // use, Flink 2.2.1's restart attempts that cannot get all their slots cancel collect sinks
+    // before they open, and that NullPointerException shuts the TaskManager down: FLINK-39330.)
+    Path file = runFile("cluster-kill", runDir, WINDOWS, 10, 2, true);
     Set<String> before = jobsById().keySet();
     CompletableFuture<Run> generate = new CompletableFuture<>();
     Thread client = new Thread(() -> {
@@ -353,21 +355,25 @@ class ClusterSubmitITCase {
     await("the first lines written", Duration.ofMinutes(2), () -> day.toFile().length() > 0);
     long checkpointsThen = completedCheckpoints(job);
     await("a checkpoint with lines sent", Duration.ofMinutes(1), () -> completedCheckpoints(job) > checkpointsThen);
-    assertThat(ranOn(job)).containsExactly("tm-1", "tm-2");
+    Set<String> running = ranOn(job);
+    assertThat(running).isNotEmpty().isSubsetOf("tm-1", "tm-2");
     assertThat(generate).isNotDone();
 
-    long pid = Long.parseLong(Files.readString(Path.of(session(), "taskmanager-2.pid")).strip());
-    ProcessHandle tm2 = ProcessHandle.of(pid).orElseThrow();
-    assertThat(tm2.destroyForcibly()).isTrue(); // SIGKILL: no goodbye to the JobManager
-    tm2.onExit().get(30, TimeUnit.SECONDS);
+    String victim = running.iterator().next();
+    long pid = Long.parseLong(Files.readString(Path.of(session(), "taskmanager-" + victim.substring(3) + ".pid"))
+        .strip());
+    ProcessHandle tm = ProcessHandle.of(pid).orElseThrow();
+    assertThat(tm.destroyForcibly()).isTrue(); // SIGKILL: no goodbye to the JobManager
+    tm.onExit().get(30, TimeUnit.SECONDS);
     assertThat(script("add-tm", session())).contains("TaskManager tm-3 registered");
 
     Run generated = generate.get(5, TimeUnit.MINUTES);
     assertThat(generated.code()).as(generated.all()).isZero();
     assertThat(state(job)).isEqualTo("FINISHED");
-    // the job failed over when tm-2 went, and ran again with tm-3's slots
+    // the job failed over when its TaskManager went, and ran again without it
     assertThat(rest("/jobs/" + job + "/exceptions").path("exceptionHistory").path("entries")).isNotEmpty();
-    assertThat(ranOn(job)).contains("tm-3");
+    assertThat(ranOn(job)).isNotEmpty().doesNotContain(victim);
+    assertThat(taskManagerIds()).doesNotContain(victim).contains("tm-3");
     assertThat(generated.out()).contains("restored: backend");
 
     Run verify = logbench("verify", file.toString(), "--cluster", url, "--quiet");
