@@ -62,6 +62,9 @@ public final class ClusterTarget {
 
   /** {@code url} as a REST endpoint {@code http://host:port}, or why it is not one. */
   static URI rest(String url) {
+    if (!url.strip().matches("(?i)[a-z][a-z0-9+.-]*://.*")) {
+      throw new IllegalArgumentException(bad(url, "it does not start with http://HOST"));
+    }
     URI uri;
     try {
       uri = new URI(url.strip());
