@@ -2,7 +2,6 @@ package io.logbench.cli;
 
 import io.logbench.config.ConfigException;
 import io.logbench.job.BackendSummary;
-import io.logbench.job.FlinkEnvironments;
 import io.logbench.job.GenerateJob;
 import io.logbench.job.StepRow;
 import io.logbench.ledger.LedgerEntry;
@@ -66,6 +65,8 @@ final class GenerateCommand implements Callable<Integer> {
   boolean dryRun;
 
   @Mixin PrometheusOption prometheus = new PrometheusOption();
+
+  @Mixin ClusterOption cluster = new ClusterOption();
 
   private final PrintStream out;
   private final PrintStream err;
@@ -138,6 +139,7 @@ final class GenerateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     org.apache.flink.configuration.Configuration metrics = prometheus.configuration("generate");
+    ClusterOption.Jobs jobs = cluster.open("generate", metrics, err);
     RunConfig config = ConfigLoader.load(file);
     if (config.backends().isEmpty()) {
       throw new ConfigException(file + ": backends: missing; expected a list of backend blocks, such as"
@@ -147,12 +149,14 @@ final class GenerateCommand implements Callable<Integer> {
     RunPlan plan = RunPlan.of(config);
     // the checks see the run as if it started now; its real start is fixed once they are done
     long now = System.currentTimeMillis();
-    long[] span = plan.span(now + GenerateJob.DEFAULT_START_LEAD.toMillis());
+    long[] span = plan.span(now + jobs.startLead().toMillis());
     String runId = RunIds.create(config.name(), now, new java.security.SecureRandom());
     RunContext run = new RunContext(runId, plan.dataset().streams(), plan.dataset(), plan.firstIndex());
     Preflight before = Preflight.of(run, span, config.window().toMillis(), config.zone(), span[0], now);
     if (dryRun) {
-      return dryRun(config, plan, runDir, before);
+      try (jobs) {
+        return dryRun(config, plan, runDir, before);
+      }
     }
     for (var b : config.backends()) {
       try {
@@ -165,7 +169,7 @@ final class GenerateCommand implements Callable<Integer> {
     }
     // the start is fixed and run.json written before the job, so a continuous verify can follow
     // the run while it goes
-    long runStart = System.currentTimeMillis() + GenerateJob.DEFAULT_START_LEAD.toMillis();
+    long runStart = System.currentTimeMillis() + jobs.startLead().toMillis();
     GenerateJob job = GenerateJob.of(plan).runDir(runDir).runStartMillis(runStart).runId(runId);
     Files.createDirectories(runDir);
     writeRunJson(runDir, file, plan, runStart, runId, null);
@@ -178,9 +182,9 @@ final class GenerateCommand implements Callable<Integer> {
             + " (" + b.spec().kind() + ", " + b.delivery().mode().key() + ")").toList()));
     long t0 = System.nanoTime();
     GenerateJob.Result result;
-    try (Progress progress = Progress.start(Progress.mode(quiet, err), err, new GenerateProgress("generate",
+    try (jobs; Progress progress = Progress.start(Progress.mode(quiet, err), err, new GenerateProgress("generate",
         plan.schedule(), plan.lines(), runStart, job::progress, System::currentTimeMillis))) {
-      result = job.run(FlinkEnvironments.create(config.parallelism(), metrics));
+      result = job.run(jobs.environment(config.parallelism()));
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     writeRunJson(runDir, file, plan, runStart, runId, System.currentTimeMillis());

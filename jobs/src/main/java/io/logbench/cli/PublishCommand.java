@@ -1,7 +1,6 @@
 package io.logbench.cli;
 
 import io.logbench.dataset.Dataset;
-import io.logbench.job.FlinkEnvironments;
 import io.logbench.job.PublishJob;
 import io.logbench.plan.ConfigLoader;
 import io.logbench.plan.RunConfig;
@@ -22,6 +21,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -76,6 +76,7 @@ final class PublishCommand implements Callable<Integer> {
 
   @Option(names = "--quiet", description = "No progress lines while the job runs.")
   boolean quiet;
+  @Mixin ClusterOption cluster = new ClusterOption();
 
   private final PrintStream out;
   private final PrintStream err;
@@ -87,6 +88,7 @@ final class PublishCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    ClusterOption.Jobs jobs = cluster.open("publish", new org.apache.flink.configuration.Configuration(), err);
     if (topic.isBlank() || topic.endsWith(".manifest")) {
       throw new UsageException("publish: --topic \"" + topic + "\" is not valid; expected a topic name that does"
           + " not end in .manifest (publish keeps the manifest in TOPIC.manifest).");
@@ -117,7 +119,7 @@ final class PublishCommand implements Callable<Integer> {
         Format.time(lastMillis, config.zone()), topic, bootstrap);
 
     long t0 = System.nanoTime();
-    try (PublishTarget target = new PublishTarget(kafka, topic)) {
+    try (jobs; PublishTarget target = new PublishTarget(kafka, topic)) {
       PublishTarget.Prepared prepared = target.prepare(partitions, firstMillis, lastMillis, overwrite);
       prepared.notes().forEach(n -> err.println("publish: " + n + "."));
       int writers = Math.min(parallelismOption != null ? parallelismOption : config.parallelism(),
@@ -130,7 +132,7 @@ final class PublishCommand implements Callable<Integer> {
           new AtomicReference<>("publish: starting " + writers + " writer(s) on Flink");
       try (Progress progress = Progress.start(Progress.mode(quiet, err), err, () -> List.of(latest.get()))) {
         new PublishJob(plan, kafka, topic, prepared.partitions(), writers, prefix)
-            .run(FlinkEnvironments.create(writers), Duration.ofSeconds(1), elapsed -> {
+            .run(jobs.environment(writers), Duration.ofSeconds(1), elapsed -> {
               // offsets count records and transaction markers: close to the lines written, never below
               latest.set(progressLine(Math.min(lines, target.writtenSince(start)), lines, elapsed));
             });

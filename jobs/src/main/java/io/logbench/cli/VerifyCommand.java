@@ -1,7 +1,6 @@
 package io.logbench.cli;
 
 import io.logbench.config.ConfigException;
-import io.logbench.job.FlinkEnvironments;
 import io.logbench.job.VerifyJob;
 import io.logbench.ledger.LedgerFiles;
 import io.logbench.plan.ConfigLoader;
@@ -91,6 +90,8 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Mixin PrometheusOption prometheus = new PrometheusOption();
 
+  @Mixin ClusterOption cluster = new ClusterOption();
+
   @Option(names = "--verdicts-kafka", paramLabel = "BOOTSTRAP", description = "Also write every verdict to Kafka at BOOTSTRAP.")
   String kafka;
 
@@ -108,6 +109,7 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     org.apache.flink.configuration.Configuration metrics = prometheus.configuration("verify");
+    ClusterOption.Jobs jobs = cluster.open("verify", metrics, err);
     VerifySettings defaults = continuous ? VerifySettings.continuousDefaults() : VerifySettings.oneShot();
     Duration settle = or(settleOption, defaults.settle());
     Duration maxWait = or(maxWaitOption, defaults.maxWait());
@@ -149,9 +151,9 @@ final class VerifyCommand implements Callable<Integer> {
     Map<String, Integer> windows = new java.util.LinkedHashMap<>();
     plan.targets().forEach(t -> windows.put(t.name(), t.windows()));
     List<BackendReport> reports;
-    try (Progress progress = Progress.start(Progress.mode(quiet, err), err,
+    try (jobs; Progress progress = Progress.start(Progress.mode(quiet, err), err,
         new VerifyProgress(windows, job::progress, System::currentTimeMillis))) {
-      reports = new ArrayList<>(job.run(FlinkEnvironments.create(1, metrics)));
+      reports = new ArrayList<>(job.run(jobs.environment(1)));
     }
     plan.skipped().forEach((name, why) -> reports.add(BackendReport.skipped(name, why)));
 
