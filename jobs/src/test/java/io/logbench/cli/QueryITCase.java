@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.query.QueryFiles;
+import io.logbench.report.CsvTable;
 import io.logbench.sink.elasticsearch.OpenSearchTestServer;
 import io.logbench.sink.kafka.KafkaTestBroker;
 import io.logbench.sink.loki.LokiEmulator;
@@ -92,7 +93,7 @@ class QueryITCase {
         "parallelism: 2",
         "run: {dir: '" + runDir + "'}",
         "backends:",
-        "  - {kind: opensearch, url: '" + OpenSearchTestServer.get().url() + "', index: query-it}",
+        "  - {kind: opensearch, name: opensearch, url: '" + OpenSearchTestServer.get().url() + "', index: query-it}",
         "  - {kind: kafka, bootstrap: '" + KafkaTestBroker.get().bootstrap() + "', topic: " + TOPIC + "}",
         "  - {kind: files, dir: '" + dir.resolve("logdir") + "'}",
         // long timeouts: a resend after a timeout on a loaded machine would store a batch twice
@@ -129,21 +130,25 @@ class QueryITCase {
     Printed q = run("query", config.toString(), "--repeat", "2");
     assertThat(q.code()).as("%s%n%s", q.out(), q.err()).isZero();
     assertThat(q.out()).contains("verdict: every cell of every answer equals the exact answer.");
-    List<String> rows = Files.readAllLines(runDir.resolve(QueryFiles.QUERIES));
+    CsvTable rows = CsvTable.read(runDir.resolve(QueryFiles.QUERIES));
+    assertThat(rows.header()).containsExactlyElementsOf(QueryFiles.QUERY_COLUMNS);
     // 6 backends x (status, path) x (day 1h, run 1h, day 30s)
-    assertThat(rows).hasSize(1 + 6 * 6);
-    String header = rows.get(0);
-    assertThat(header).startsWith("backend,language,search,key,scope,bucket,from,to,buckets,cells,wrong_cells,status");
-    for (String row : rows.subList(1, rows.size())) {
-      assertThat(row).as(row).contains(",0,OK,2,");
+    assertThat(rows.rows()).hasSize(6 * 6);
+    for (List<String> row : rows.rows()) {
+      assertThat(rows.get(row, "status")).as("%s", row).isEqualTo("OK");
+      assertThat(rows.get(row, "wrong_cells")).as("%s", row).isEqualTo("0");
+      assertThat(rows.get(row, "runs")).as("%s", row).isEqualTo("2");
     }
-    assertThat(rows).anyMatch(r -> r.startsWith("loki,LogQL,status-run-1h,status,run,1h,2021-05-01T00:00:00-03:00,"
-        + "2021-05-01T02:00:00-03:00,2,12,0,OK"));
-    assertThat(rows).anyMatch(r -> r.startsWith("opensearch,Elasticsearch aggregation,path-day-30s,path,day,30s,"
-        + "2021-05-01T00:55:00-03:00,2021-05-01T01:05:00-03:00,20,6000,0,OK"));
+    assertThat(rows.rows()).anyMatch(r -> r.subList(0, 12).equals(List.of("loki", "LogQL", "status-run-1h", "status",
+        "run", "1h", "2021-05-01T00:00:00-03:00", "2021-05-01T02:00:00-03:00", "2", "12", "0", "OK")));
+    assertThat(rows.rows()).anyMatch(r -> r.subList(0, 12).equals(List.of("opensearch", "Elasticsearch aggregation",
+        "path-day-30s", "path", "day", "30s", "2021-05-01T00:55:00-03:00", "2021-05-01T01:05:00-03:00", "20", "6000",
+        "0", "OK")));
     String runId = new ObjectMapper().readTree(runDir.resolve("run.json").toFile()).get("runId").asText();
-    assertThat(rows).anyMatch(r -> r.contains("\"sum by (path) (count_over_time({job=\"\"nginx\"\"} | logbench_run=\"\""
-        + runId + "\"\" [30s]))\""));
+    assertThat(rows.rows()).anyMatch(r -> rows.get(r, "query").equals(
+        "sum by (path) (count_over_time({job=\"nginx\"} | logbench_run=\"" + runId + "\" [30s]))"));
+    assertThat(rows.rows()).anyMatch(r -> rows.get(r, "query").equals("| tstats count where index=main logbench_run="
+        + runId + " by _time, status span=3600s"));
     assertThat(Files.readAllLines(runDir.resolve(QueryFiles.MISMATCHES))).hasSize(1);
     assertThat(Files.readString(runDir.resolve("report.html"))).contains("status-day-30s");
   }
@@ -161,31 +166,24 @@ class QueryITCase {
 
     Printed q = run("query", config.toString(), "--repeat", "1");
     assertThat(q.code()).as("%s%n%s", q.out(), q.err()).isEqualTo(1);
-    List<String> rows = Files.readAllLines(runDir.resolve(QueryFiles.QUERIES));
-    assertThat(rows.stream().filter(r -> r.contains(",WRONG,"))).allMatch(r -> r.startsWith("victorialogs,"))
+    CsvTable rows = CsvTable.read(runDir.resolve(QueryFiles.QUERIES));
+    assertThat(rows.rows().stream().filter(r -> !rows.get(r, "status").equals("OK")))
+        .allMatch(r -> rows.get(r, "backend").equals("victorialogs") && rows.get(r, "status").equals("WRONG"))
         .hasSize(6);
-    List<String> mismatches = Files.readAllLines(runDir.resolve(QueryFiles.MISMATCHES));
+    CsvTable mismatches = CsvTable.read(runDir.resolve(QueryFiles.MISMATCHES));
     // one wrong cell per search: the dropped line's bucket and value, one line short
-    assertThat(mismatches).hasSize(1 + 6);
-    for (String search : List.of("status-day-1h", "status-run-1h", "status-day-30s")) {
-      String bucket = "2021-05-01T01:00:00-03:00";
-      assertThat(mismatches).anyMatch(m -> m.startsWith("victorialogs," + search + "," + bucket + ",status," + status
-          + ",") && oneShort(m));
-    }
-    for (String search : List.of("path-day-1h", "path-run-1h", "path-day-30s")) {
-      assertThat(mismatches).anyMatch(m -> m.startsWith("victorialogs," + search + ",2021-05-01T01:00:00-03:00,path,"
-          + path + ",") && oneShort(m));
+    assertThat(mismatches.rows()).hasSize(6);
+    for (String search : List.of("status-day-1h", "status-run-1h", "status-day-30s", "path-day-1h", "path-run-1h",
+        "path-day-30s")) {
+      String key = search.startsWith("status") ? "status" : "path";
+      assertThat(mismatches.rows()).as(search).anyMatch(m -> m.subList(0, 5).equals(List.of("victorialogs", search,
+          "2021-05-01T01:00:00-03:00", key, key.equals("status") ? status : path))
+          && Long.parseLong(mismatches.get(m, "got")) == Long.parseLong(mismatches.get(m, "expected")) - 1);
     }
     assertThat(q.err()).containsPattern("Backend victorialogs answered (\\d+) for status=" + status
         + " in the bucket starting 2021-05-01T01:00:00-03:00 of search status-day-30s, where the run has exactly"
         + " (\\d+)\\.");
     assertThat(q.err()).contains("for path=" + path + " in the bucket starting 2021-05-01T01:00:00-03:00 of search"
         + " path-run-1h");
-  }
-
-  /** A mismatch row whose got is its expected minus one. */
-  private static boolean oneShort(String row) {
-    String[] f = row.split(",");
-    return Long.parseLong(f[6]) == Long.parseLong(f[5]) - 1;
   }
 }
