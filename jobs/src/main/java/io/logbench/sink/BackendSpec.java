@@ -13,9 +13,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * One backend block of a run file, checked: what the backend is ({@link #kind}, {@link #name},
  * {@link #capabilities}), how batches reach it ({@link #open} a sender, or its own {@link
  * #deliver} wiring), what to check before a run ({@link #preflight}), how to count its lines
- * back ({@link #openCounter}) and how to search them by a label ({@link #openSearch}). Each backend declares these once, here; the jobs and the verifier
- * never ask for a backend's type or kind name. Secrets (tokens, passwords) are read from the
- * environment or files when a sender or reader opens, never held in the spec, logged or reported.
+ * back ({@link #openCounter}) and how to search them by a label ({@link #openSearch}). Each
+ * backend declares these once, here; the jobs and the verifier never ask for a backend's type or
+ * kind name. Secrets (tokens, passwords) are read from the environment or files when a sender or
+ * reader opens, never held in the spec, logged or reported.
  */
 public interface BackendSpec extends Serializable {
 

@@ -140,7 +140,8 @@ public final class ElasticsearchSearch implements KeyedSearch {
     int per = perRequest(q);
     for (int first = 0; first < q.buckets(); first += per) {
       int n = Math.min(per, q.buckets() - first);
-      String what = "the search by " + q.key() + " over [" + q.bucketStart(first) + ", " + q.bucketStart(first + n) + ")";
+      String what =
+          "the search by " + q.key() + " over [" + q.bucketStart(first) + ", " + q.bucketStart(first + n) + ")";
       read(post("/" + index + "/_search", JSON.writeValueAsBytes(body(q, first, n, field)), what), q, first, n, what,
           answer);
     }
