@@ -108,12 +108,17 @@ final class QueryCommand implements Callable<Integer> {
     RunContext run = new RunContext(runId, dataset.streams(), dataset, plan.firstIndex(), expected);
     List<QueryRunner.Target> targets = new ArrayList<>();
     List<String> skipped = new ArrayList<>();
-    for (BackendConfig b : config.backends()) {
-      if (b.spec().capabilities().countable()) {
-        targets.add(new QueryRunner.Target(b.name(), b.spec().openSearch(run)));
-      } else {
-        skipped.add(b.name());
+    try {
+      for (BackendConfig b : config.backends()) {
+        if (b.spec().capabilities().countable()) {
+          targets.add(new QueryRunner.Target(b.name(), b.spec().openSearch(run)));
+        } else {
+          skipped.add(b.name());
+        }
       }
+    } catch (RuntimeException e) {
+      targets.forEach(t -> t.search().close()); // the ones opened before the one that could not be
+      throw e;
     }
     if (targets.isEmpty()) {
       throw new ConfigException(file + ": backends: no backend of the run file keeps its lines; expected at least one"
