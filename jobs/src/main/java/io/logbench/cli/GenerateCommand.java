@@ -230,7 +230,8 @@ final class GenerateCommand implements Callable<Integer> {
           + " sent, and verify reports the rest as not sent.%n", result.ending() == GenerateJob.Ending.STOPPED
           ? "stopped cleanly" : "cancelled", signals.received() != null ? signals.received() : "request",
           result.ending() == GenerateJob.Ending.STOPPED ? "every batch made was answered"
-              : "answers in flight were not waited for", least == null ? "nothing was sent"
+              : "answers in flight were not waited for, and the totals table counts only outcomes a completed"
+                  + " checkpoint covered", least == null ? "nothing was sent"
               : "sent " + Format.count(least.sent()) + " of " + Format.count(least.expected()) + " lines"
                   + (ledgerSummary.backends().size() > 1 ? " (the backend that sent least)" : ""));
       return signals.exitCode() != 0 ? signals.exitCode() : 1;

@@ -1,5 +1,6 @@
 package io.logbench.cli;
 
+import io.logbench.config.Durations;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,28 +73,71 @@ final class StopSignals implements AutoCloseable {
     String name = "SIG" + signal.getName();
     if (received != null) {
       err.println(command + ": " + name + " again: stopping at once (answers in flight are not waited for).");
-      stop.apply(true);
+      stopAtOnce();
       return;
     }
     received = name;
-    err.printf(Locale.ROOT, "%s: %s: stopping cleanly: no new batches; waiting up to %d s for the answers of"
-        + " those sent (%s again to stop at once).%n", command, name, grace.toSeconds(), name);
-    stop.apply(false)
-        .orTimeout(grace.toMillis(), TimeUnit.MILLISECONDS)
-        .whenComplete((r, e) -> {
-          if (e != null) {
-            err.println(command + ": the clean stop did not end (" + rootMessage(e) + "); stopping at once.");
-            stop.apply(true);
-          }
-        });
+    err.printf(Locale.ROOT, "%s: %s: stopping cleanly: no new batches; waiting up to %s for the answers of"
+        + " those sent (%s again to stop at once).%n", command, name, Durations.format(grace), name);
+    Thread t = new Thread(this::stopCleanly, command + "-stop");
+    t.setDaemon(true);
+    t.start();
   }
+
+  /**
+   * Asks for a clean stop until one works or the grace period is over, then stops at once. A
+   * clean stop is refused while a task is between states (e.g. a bounded task finishing just then
+   * declines the savepoint), and Flink keeps or restarts the job then, so asking again shortly
+   * after usually works.
+   */
+  private void stopCleanly() {
+    long deadline = System.nanoTime() + grace.toNanos();
+    Throwable last = null;
+    while (System.nanoTime() < deadline && !stopping) {
+      try {
+        stop.apply(false).get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        return;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+        last = e;
+        if (System.nanoTime() + RETRY.toNanos() < deadline) {
+          err.println(command + ": the clean stop was refused (" + rootMessage(e) + "); asking again in "
+              + RETRY.toSeconds() + " s.");
+          try {
+            Thread.sleep(RETRY.toMillis()); // Flink needs a moment to settle after a refused stop
+          } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            break;
+          }
+        }
+      }
+    }
+    if (!stopping) {
+      err.println(command + ": the clean stop did not end within " + Durations.format(grace)
+          + (last == null ? "" : " (" + rootMessage(last) + ")") + "; stopping at once.");
+      stopAtOnce();
+    }
+  }
+
+  private synchronized void stopAtOnce() {
+    stopping = true;
+    stop.apply(true);
+  }
+
+  /** Between two requests for a clean stop Flink refused. */
+  private static final Duration RETRY = Duration.ofSeconds(1);
+
+  private volatile boolean stopping;
 
   private static String rootMessage(Throwable e) {
     Throwable t = e;
     while (t.getCause() != null) {
       t = t.getCause();
     }
-    return t instanceof java.util.concurrent.TimeoutException ? "timed out" : String.valueOf(t.getMessage());
+    return t instanceof java.util.concurrent.TimeoutException ? "timed out" : t.getClass().getSimpleName() + ": "
+        + t.getMessage();
   }
 
   @Override
