@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GenerateResumeITCase {
 
-  private static final int LINES = 3_000;
+  private static final int LINES = 2_400;
   private static final Duration START = Duration.ofMinutes(3);
 
   @TempDir Path dir;
@@ -44,13 +44,14 @@ class GenerateResumeITCase {
     Path config = dir.resolve("run.yaml");
     Files.writeString(config, String.join("\n",
         "name: resume-it",
-        // 100 lines/s of dataset time in 5 s windows: 6 windows; sent at 100 lines/s, 30 s
-        "dataset: {kind: app-json, lines: " + LINES + ", streams: 3, start: \"2021-05-01T03:00:00Z\", rate: 100}",
-        "schedule: {kind: constant, rate: 100}",
+        // 40 lines/s of dataset time in 10 s windows: 6 windows; sent at 40 lines/s, 60 s: long
+        // enough that a child JVM slow to start on a loaded machine is still mid-run when it is killed
+        "dataset: {kind: app-json, lines: " + LINES + ", streams: 3, start: \"2021-05-01T03:00:00Z\", rate: 40}",
+        "schedule: {kind: constant, rate: 40}",
         "timestamps: original",
-        "window: 5s",
+        "window: 10s",
         "zone: UTC",
-        "batch: {lines: 25}",
+        "batch: {lines: 10}",
         "parallelism: 2",
         "run: {checkpoint_interval: 500ms}",
         "backends:",
@@ -175,7 +176,7 @@ class GenerateResumeITCase {
 
     // run.json of a run of another run file (more lines)
     Files.writeString(runDir.resolve("run.json"), String.format(Locale.ROOT, "{\"name\":\"resume-it\","
-        + "\"runId\":\"resume-it-x\",\"runStartMillis\":1,\"firstIndex\":0,\"lines\":%d,\"windowMillis\":5000,"
+        + "\"runId\":\"resume-it-x\",\"runStartMillis\":1,\"firstIndex\":0,\"lines\":%d,\"windowMillis\":10000,"
         + "\"zone\":\"UTC\"}", LINES + 1));
     Printed other = cli("generate", config.toString(), "--resume", runDir.toString());
     assertThat(other.code()).isEqualTo(2);
@@ -184,7 +185,7 @@ class GenerateResumeITCase {
 
     // the right run, but no completed checkpoint (a chk directory Flink had not finished)
     Files.writeString(runDir.resolve("run.json"), "{\"name\":\"resume-it\",\"runId\":\"resume-it-x\","
-        + "\"runStartMillis\":1,\"firstIndex\":0,\"lines\":" + LINES + ",\"windowMillis\":5000,\"zone\":\"UTC\"}");
+        + "\"runStartMillis\":1,\"firstIndex\":0,\"lines\":" + LINES + ",\"windowMillis\":10000,\"zone\":\"UTC\"}");
     Files.createDirectories(runDir.resolve("checkpoints/0123/chk-3"));
     Printed unfinished = cli("generate", config.toString(), "--resume", runDir.toString());
     assertThat(unfinished.code()).isEqualTo(2);

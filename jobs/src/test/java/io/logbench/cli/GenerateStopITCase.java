@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class GenerateStopITCase {
 
-  private static final int LINES = 3_000;
+  private static final int LINES = 2_400;
 
   @TempDir Path dir;
 
@@ -43,12 +43,12 @@ class GenerateStopITCase {
     Path config = dir.resolve("run.yaml");
     Files.writeString(config, String.join("\n",
         "name: stop-it",
-        "dataset: {kind: app-json, lines: " + LINES + ", streams: 3, start: \"2021-05-01T03:00:00Z\", rate: 100}",
-        "schedule: {kind: constant, rate: 100}",
+        "dataset: {kind: app-json, lines: " + LINES + ", streams: 3, start: \"2021-05-01T03:00:00Z\", rate: 40}",
+        "schedule: {kind: constant, rate: 40}",
         "timestamps: original",
-        "window: 5s",
+        "window: 10s",
         "zone: UTC",
-        "batch: {lines: 25}",
+        "batch: {lines: 10}",
         "parallelism: 2",
         "run: {checkpoint_interval: 500ms}",
         "backends:",
