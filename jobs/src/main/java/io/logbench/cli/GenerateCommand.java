@@ -41,6 +41,11 @@ import picocli.CommandLine.Parameters;
  * report.html} to the run directory. {@code run.json} (the run's start) is written before the job, so {@code verify
  * --continuous} can follow the run. Exit code 0 when every at-least-once backend acknowledged
  * every line and no load test crossed a threshold; 1 otherwise, with the reason.
+ *
+ * <p>Ctrl-C or SIGTERM while the job runs stops it cleanly ({@link StopSignals}): the same files
+ * are written for what was sent, and the exit code is 130 or 143. {@code --resume RUN_DIR}
+ * continues a run killed or cancelled before its end from its newest retained checkpoint ({@link
+ * ResumedRun}), with the same run id and start.
  */
 @Command(name = "generate", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = {
