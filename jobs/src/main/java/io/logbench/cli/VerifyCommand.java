@@ -169,6 +169,10 @@ final class VerifyCommand implements Callable<Integer> {
     if (!strict) {
       replayed.forEach(w -> summary.println("  note: " + w));
     }
+    String stopped = stoppedNote(runDir);
+    if (stopped != null) {
+      summary.println("  note: " + stopped);
+    }
     String printed = text.toString(StandardCharsets.UTF_8);
     out.print(printed);
     VerifyOutputs.write(runDir, reports, config.zone(), printed);
@@ -178,6 +182,31 @@ final class VerifyCommand implements Callable<Integer> {
     Reports.refresh(runDir, "verify", out, err);
     why.forEach(w -> err.println("verify: " + w));
     return why.isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * A sentence for a run generate stopped before its end (run.json's {@code stopped}: Ctrl-C or
+   * SIGTERM), or null: the lines it never sent are in the ledger as not sent, which is no loss.
+   */
+  static String stoppedNote(Path runDir) {
+    try {
+      Path file = runDir.resolve(io.logbench.verify.VerifyPlan.RUN_JSON);
+      if (!java.nio.file.Files.isRegularFile(file)) {
+        return null;
+      }
+      com.fasterxml.jackson.databind.JsonNode stopped =
+          new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile()).get("stopped");
+      if (stopped == null || !stopped.isObject()) {
+        return null;
+      }
+      return "generate was stopped by " + stopped.path("signal").asText("a signal") + " at "
+          + java.time.Instant.ofEpochMilli(stopped.path("millis").asLong()) + " before the run's end ("
+          + stopped.path("ending").asText() + "): the windows it did not finish sending are REJECTED with"
+          + " 'not sent=N' in " + VerifyOutputs.VERDICTS + "; those lines were never sent, so no backend lost them"
+          + " (generate --resume continues a cancelled run).";
+    } catch (java.io.IOException e) {
+      return null; // run.json was read by the plan already; a note is not worth failing verify over
+    }
   }
 
   private static Duration or(Duration d, Duration fallback) {
