@@ -11,7 +11,6 @@ import io.logbench.query.KeyedQuery;
 import io.logbench.query.KeyedSearch;
 import io.logbench.sink.RunContext;
 import java.io.IOException;
-import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +57,7 @@ public final class ElasticsearchSearch implements KeyedSearch {
   private final String authorization;
   private final int maxBuckets;
   private final CountQueries http;
+  private final EsRequests requests;
   private final Map<String, String> fields = new HashMap<>();
 
   ElasticsearchSearch(String url, String index, String runId, String authorization, Duration requestTimeout,
@@ -69,6 +69,7 @@ public final class ElasticsearchSearch implements KeyedSearch {
     this.maxBuckets = maxBuckets;
     this.http = new CountQueries("Elasticsearch at " + url, "elasticsearch-search",
         ElasticsearchCountReader.DEFAULT_CONNECT_TIMEOUT, requestTimeout);
+    this.requests = new EsRequests(http, url, index, authorization);
   }
 
   @Override
@@ -221,37 +222,15 @@ public final class ElasticsearchSearch implements KeyedSearch {
   }
 
   private boolean refresh() throws IOException {
-    Answer a = http.send(request("/" + index + "/_refresh").POST(HttpRequest.BodyPublishers.noBody()).build(),
-        "the refresh");
-    if (a.status() == 404 && a.text().contains("index_not_found_exception")) {
-      return false;
-    }
-    if (a.status() != 200) {
-      throw new IOException(http.backend() + " answered the refresh of " + index + " with " + a.status() + ": "
-          + a.shortText(300));
-    }
-    return true;
+    return requests.refresh();
   }
 
   private JsonNode post(String path, byte[] body, String what) throws IOException {
-    Answer a = http.send(request(path).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), what);
-    if (a.status() != 200) {
-      throw new IOException(http.backend() + " answered " + what + " with " + a.status() + ": " + a.shortText(300));
-    }
-    try {
-      return JSON.readTree(a.body());
-    } catch (IOException e) {
-      throw new IOException(http.backend() + " answered " + what + " with a body that is not JSON.", e);
-    }
+    return requests.post(path, body, what);
   }
 
   private HttpRequest.Builder request(String path) {
-    HttpRequest.Builder b = http.request(URI.create(url + path));
-    if (authorization != null) {
-      b.header("Authorization", authorization);
-    }
-    return b;
+    return requests.request(path);
   }
 
   @Override
