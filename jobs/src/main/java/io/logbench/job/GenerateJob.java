@@ -1,6 +1,7 @@
 package io.logbench.job;
 
 import io.logbench.delivery.DeliveryFunction;
+import io.logbench.job.internal.CollectSinks;
 import io.logbench.ledger.stream.Ledger;
 import io.logbench.plan.RunPlan;
 import io.logbench.publish.Pacing;
@@ -236,7 +237,7 @@ public final class GenerateJob {
     Map<String, DataStream<BatchOutcome>> streams = build(env);
     Map<String, CloseableIterator<BatchOutcome>> iterators = new LinkedHashMap<>();
     for (Map.Entry<String, DataStream<BatchOutcome>> e : streams.entrySet()) {
-      iterators.put(e.getKey(), e.getValue().collectAsync());
+      iterators.put(e.getKey(), CollectSinks.collectAsync(e.getValue()));
     }
     JobClient client = env.executeAsync("logbench generate " + plan.config().name());
     List<BackendSummary> summaries = new ArrayList<>();
