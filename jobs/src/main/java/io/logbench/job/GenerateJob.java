@@ -1,6 +1,7 @@
 package io.logbench.job;
 
 import io.logbench.delivery.DeliveryFunction;
+import io.logbench.job.internal.CollectSinks;
 import io.logbench.ledger.stream.Ledger;
 import io.logbench.plan.RunPlan;
 import io.logbench.publish.Pacing;
@@ -28,8 +29,8 @@ import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.StateRecoveryOptions;
-import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
@@ -306,9 +307,7 @@ public final class GenerateJob {
     // resume leaves the old sinks' state unclaimed (execution.state-recovery.ignore-unclaimed-state)
     String collectId = java.util.UUID.randomUUID().toString();
     for (Map.Entry<String, DataStream<BatchOutcome>> e : streams.entrySet()) {
-      iterators.put(e.getKey(), e.getValue().collectAsync());
-      List<org.apache.flink.api.dag.Transformation<?>> all = env.getTransformations();
-      all.get(all.size() - 1).setUid("outcomes-" + e.getKey() + "-" + collectId);
+      iterators.put(e.getKey(), CollectSinks.collectAsync(e.getValue(), "outcomes-" + e.getKey() + "-" + collectId));
     }
     JobClient client = env.executeAsync("logbench generate " + plan.config().name());
     started.complete(client);
