@@ -18,12 +18,8 @@ import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SourceOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kafka.source.split.KafkaPartitionSplit;
 import org.apache.flink.core.io.InputStatus;
-import org.apache.flink.metrics.groups.SourceReaderMetricGroup;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
-import org.apache.flink.util.UserCodeClassLoader;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 
@@ -273,38 +269,8 @@ class PacedReplayReaderTest {
     public void close() {}
   }
 
+  /** A reader context of subtask 0 (the source tests' own). */
   static SourceReaderContext context() {
-    return new SourceReaderContext() {
-      @Override
-      public SourceReaderMetricGroup metricGroup() {
-        return UnregisteredMetricsGroup.createSourceReaderMetricGroup();
-      }
-
-      @Override
-      public Configuration getConfiguration() {
-        return new Configuration();
-      }
-
-      @Override
-      public String getLocalHostName() {
-        return "localhost";
-      }
-
-      @Override
-      public int getIndexOfSubtask() {
-        return 0;
-      }
-
-      @Override
-      public void sendSplitRequest() {}
-
-      @Override
-      public void sendSourceEventToCoordinator(SourceEvent event) {}
-
-      @Override
-      public UserCodeClassLoader getUserCodeClassLoader() {
-        throw new UnsupportedOperationException("not needed by the paced reader");
-      }
-    };
+    return new io.logbench.source.RecordingReaderContext();
   }
 }
