@@ -274,6 +274,15 @@ public final class LokiCountReader implements CountReader {
   }
 
   private JsonNode data(byte[] body, String resultType, String what) throws IOException {
+    return data(http, body, resultType, what);
+  }
+
+  /**
+   * The {@code data} of a Loki query answer whose {@code resultType} is {@code resultType}; an
+   * answer that is not JSON, not a success or of another type is an error naming {@code what}.
+   * The searches ({@link LokiSearch}) read their matrix answers through it too.
+   */
+  static JsonNode data(CountQueries http, byte[] body, String resultType, String what) throws IOException {
     JsonNode root;
     try {
       root = JSON.readTree(body);

@@ -1,8 +1,6 @@
 package io.logbench.sink.loki;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.count.internal.CountQueries;
 import io.logbench.query.KeyedAnswer;
 import io.logbench.query.KeyedQuery;
@@ -40,9 +38,6 @@ public final class LokiSearch implements KeyedSearch {
 
   /** Loki's documented default {@code max_query_series}. */
   public static final int MAX_SERIES = 500;
-
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
   private final LokiBackend spec;
   private final String selector;
@@ -146,19 +141,7 @@ public final class LokiSearch implements KeyedSearch {
   /** Adds a matrix answer's points to {@code answer}, each to the bucket it ends. */
   void read(byte[] body, KeyedQuery q, long offset, int first, int n, String what, KeyedAnswer answer)
       throws IOException {
-    JsonNode root;
-    try {
-      root = JSON.readTree(body);
-    } catch (IOException e) {
-      throw http.unreadable(what, "not JSON", e);
-    }
-    if (root == null || !"success".equals(root.path("status").asText())) {
-      throw http.unreadable(what, "no \"status\":\"success\"", null);
-    }
-    JsonNode data = root.path("data");
-    if (!"matrix".equals(data.path("resultType").asText()) || !data.path("result").isArray()) {
-      throw http.unreadable(what, "no matrix result", null);
-    }
+    JsonNode data = LokiCountReader.data(http, body, "matrix", what);
     for (JsonNode series : data.path("result")) {
       JsonNode label = series.path("metric").path(q.key());
       String value = label.isTextual() ? label.asText() : "";
