@@ -23,6 +23,8 @@ import java.util.List;
  * @param backends the backends the {@code generate} job delivers to, in file order (names unique)
  * @param checkpointInterval how often the generate job checkpoints (at-least-once recovery)
  * @param ledgerKafka where the ledger rows also go as Avro records ({@code run.ledger_kafka}), or null
+ * @param visibility how generate samples write-to-visible latency ({@code visibility:}), before each
+ *     backend's own keys
  */
 public record RunConfig(
     String name,
@@ -36,7 +38,20 @@ public record RunConfig(
     Path runDir,
     List<BackendConfig> backends,
     Duration checkpointInterval,
-    io.logbench.ledger.LedgerKafka ledgerKafka) {
+    io.logbench.ledger.LedgerKafka ledgerKafka,
+    io.logbench.sink.VisibilitySettings visibility) {
+
+  public RunConfig {
+    visibility = visibility == null ? io.logbench.sink.VisibilitySettings.defaults() : visibility;
+  }
+
+  /** A run with the default visibility sampling. */
+  public RunConfig(String name, DatasetSpec dataset, ScheduleSpec schedule, TimestampMode timestamps, int batchLines,
+      Duration window, ZoneId zone, int parallelism, Path runDir, List<BackendConfig> backends,
+      Duration checkpointInterval, io.logbench.ledger.LedgerKafka ledgerKafka) {
+    this(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir, backends,
+        checkpointInterval, ledgerKafka, null);
+  }
 
   /** Checkpoint interval when {@code run.checkpoint_interval} is not given. */
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
@@ -45,6 +60,6 @@ public record RunConfig(
   public RunConfig withWindow(Duration newWindow) {
     ConfigLoader.checkWindow("--window", newWindow);
     return new RunConfig(name, dataset, schedule, timestamps, batchLines, newWindow, zone, parallelism, runDir,
-        backends, checkpointInterval, ledgerKafka);
+        backends, checkpointInterval, ledgerKafka, visibility);
   }
 }
