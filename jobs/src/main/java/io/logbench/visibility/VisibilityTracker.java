@@ -11,7 +11,6 @@ import io.logbench.sink.WindowGrid;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -154,20 +153,22 @@ public final class VisibilityTracker {
       }
     }
     long timeoutNanos = settings.timeout().toNanos();
-    Iterator<Sample> it = pending.iterator();
-    while (it.hasNext()) {
-      Sample s = it.next();
-      Boolean seen = seen(s);
+    // one read per group of nearby samples: a reader that scans (Kafka, files) pays once a round
+    for (List<Sample> group : groups()) {
+      BitSet[] seen = seen(group);
       long now = clockNanos.getAsLong();
       synchronized (this) {
-        if (Boolean.TRUE.equals(seen)) {
-          visible++;
-          fromAck.record((now - s.answerNanos) / 1_000);
-          fromSchedule.record((now - s.scheduledNanos) / 1_000);
-          it.remove();
-        } else if (now - s.answerNanos > timeoutNanos) {
-          notVisible++;
-          it.remove();
+        for (int k = 0; k < group.size(); k++) {
+          Sample s = group.get(k);
+          if (seen != null && seen[k].cardinality() == s.lines) {
+            visible++;
+            fromAck.record((now - s.answerNanos) / 1_000);
+            fromSchedule.record((now - s.scheduledNanos) / 1_000);
+            pending.remove(s);
+          } else if (now - s.answerNanos > timeoutNanos) {
+            notVisible++;
+            pending.remove(s);
+          }
         }
       }
     }
@@ -185,13 +186,47 @@ public final class VisibilityTracker {
     }
   }
 
-  /** True when every line of {@code s} was read back; false when not; null when the read failed. */
-  private Boolean seen(Sample s) {
+  /**
+   * The pending samples in groups of consecutive ones whose sequence ids span at most {@link
+   * #GROUP_SPAN} lines, each group read at once.
+   */
+  private List<List<Sample>> groups() {
+    List<Sample> sorted = new ArrayList<>(pending);
+    sorted.sort(java.util.Comparator.comparingLong(s -> s.firstSeq));
+    List<List<Sample>> out = new ArrayList<>();
+    List<Sample> group = null;
+    for (Sample s : sorted) {
+      if (group == null || s.firstSeq + s.lines - group.get(0).firstSeq > GROUP_SPAN) {
+        group = new ArrayList<>();
+        out.add(group);
+      }
+      group.add(s);
+    }
+    return out;
+  }
+
+  /** Most lines between the first and the last line of the samples read at once. */
+  static final long GROUP_SPAN = 50_000;
+
+  /**
+   * Which lines of each sample of {@code group} were read back (one read over their time span),
+   * or null when the read failed.
+   */
+  private BitSet[] seen(List<Sample> group) {
+    Sample first = group.get(0);
+    Sample last = group.get(group.size() - 1);
+    long from = Long.MAX_VALUE;
+    long to = Long.MIN_VALUE;
+    for (Sample s : group) {
+      from = Math.min(from, s.fromMillis);
+      to = Math.max(to, s.toMillis);
+    }
+    long span = last.firstSeq + last.lines - first.firstSeq;
     // room for the neighbours' lines in the same milliseconds and for copies
-    int limit = (int) Math.min(Integer.MAX_VALUE - 8, 2L * s.lines + 10_000);
+    int limit = (int) Math.min(Integer.MAX_VALUE - 8, 2L * span + 10_000);
     List<Long> ids;
     try {
-      ids = reader.sequenceIds(s.fromMillis, s.toMillis, limit);
+      ids = reader.sequenceIds(from, to, limit);
     } catch (IOException | RuntimeException e) {
       synchronized (this) {
         polls++;
@@ -202,17 +237,25 @@ public final class VisibilityTracker {
     synchronized (this) {
       polls++;
     }
-    BitSet found = new BitSet(s.lines);
+    BitSet[] found = new BitSet[group.size()];
+    for (int k = 0; k < found.length; k++) {
+      found[k] = new BitSet(group.get(k).lines);
+    }
     for (long raw : ids) {
       long id = raw;
       if (idsFromNanos && raw >= 0) {
-        id = s.firstSeq + Math.floorMod(raw - s.firstSeq, LineIds.MODULUS);
+        // the modulus is far larger than a group's span: one id of the span maps to each offset
+        id = first.firstSeq + Math.floorMod(raw - first.firstSeq, LineIds.MODULUS);
       }
-      if (id >= s.firstSeq && id < s.firstSeq + s.lines) {
-        found.set((int) (id - s.firstSeq));
+      for (int k = 0; k < found.length; k++) {
+        Sample s = group.get(k);
+        if (id >= s.firstSeq && id < s.firstSeq + s.lines) {
+          found[k].set((int) (id - s.firstSeq));
+          break;
+        }
       }
     }
-    return found.cardinality() == s.lines;
+    return found;
   }
 
   private void countRun(long end, long timeoutNanos) {
