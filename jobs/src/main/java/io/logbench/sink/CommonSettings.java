@@ -35,8 +35,9 @@ public record CommonSettings(String kind, String name, DeliverySettings delivery
   public static final List<String> KEYS;
 
   static {
-    List<String> k = new ArrayList<>(List.of("kind", "name", "query_timeout", "visibility"));
+    List<String> k = new ArrayList<>(List.of("kind", "name", "query_timeout"));
     k.addAll(DeliverySettings.KEYS);
+    k.add("visibility");
     KEYS = List.copyOf(k);
   }
 
