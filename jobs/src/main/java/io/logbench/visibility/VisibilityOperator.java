@@ -84,8 +84,23 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
       t.setDaemon(true);
       return t;
     });
-    long every = settings.poll().toNanos();
-    poller.scheduleWithFixedDelay(tracker::poll, every, every, TimeUnit.NANOSECONDS);
+    poller.schedule(this::round, settings.poll().toNanos(), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * One round of polls, then the next after {@code poll}, or after as long as this round took when
+   * that is longer: the poller is never busy more than half of its time, however slow the reads.
+   */
+  private void round() {
+    long t0 = System.nanoTime();
+    try {
+      tracker.poll();
+    } finally {
+      long took = System.nanoTime() - t0;
+      if (!tracker.done() && !poller.isShutdown()) {
+        poller.schedule(this::round, Math.max(settings.poll().toNanos(), took), TimeUnit.NANOSECONDS);
+      }
+    }
   }
 
   @Override

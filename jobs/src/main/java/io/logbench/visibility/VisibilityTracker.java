@@ -188,15 +188,17 @@ public final class VisibilityTracker {
 
   /**
    * The pending samples in groups of consecutive ones whose sequence ids span at most {@link
-   * #GROUP_SPAN} lines, each group read at once.
+   * #GROUP_SPAN} lines, each group read at once; all in one group for a reader that {@link
+   * CountReader#scans} (a read of any range costs it a whole pass).
    */
   private List<List<Sample>> groups() {
     List<Sample> sorted = new ArrayList<>(pending);
     sorted.sort(java.util.Comparator.comparingLong(s -> s.firstSeq));
     List<List<Sample>> out = new ArrayList<>();
     List<Sample> group = null;
+    boolean oneRead = reader.scans();
     for (Sample s : sorted) {
-      if (group == null || s.firstSeq + s.lines - group.get(0).firstSeq > GROUP_SPAN) {
+      if (group == null || (!oneRead && s.firstSeq + s.lines - group.get(0).firstSeq > GROUP_SPAN)) {
         group = new ArrayList<>();
         out.add(group);
       }
