@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 /** The visibility polls' logic on a reader whose lines become countable when the test says. */
 class VisibilityTrackerTest {
 
-  /** 1,000 lines, one per millisecond from 1,000,000 ms. */
+  /** 200,000 lines, one per millisecond from 1,000,000 ms. */
   private static final AppJsonDataset DATASET =
-      AppJsonDataset.builder().lines(1_000).streams(2).startMillis(1_000_000).rate(1_000).build();
+      AppJsonDataset.builder().lines(200_000).streams(2).startMillis(1_000_000).rate(1_000).build();
   private static final RunContext RUN = RunContext.of(DATASET, 0);
   private static final long MS = 1_000_000L;
 
@@ -31,6 +31,7 @@ class VisibilityTrackerTest {
   private static final class Reader implements CountReader {
     final TreeMap<Long, Long> visible = new TreeMap<>(); // seq -> its time
     final boolean nanoIds;
+    boolean scans;
     int failures;
     int idReads;
     int countReads;
@@ -76,6 +77,11 @@ class VisibilityTrackerTest {
         }
       });
       return ids;
+    }
+
+    @Override
+    public boolean scans() {
+      return scans;
     }
 
     @Override
@@ -216,5 +222,23 @@ class VisibilityTrackerTest {
     assertThatThrownBy(() -> new VisibilityTracker("b", reader, RUN, Capabilities.LineIds.NONE,
         VisibilitySettings.defaults(), () -> now, new long[] {0, 1}, new WindowGrid(0, 1000)))
         .hasMessage("Backend b lists no line ids: its visibility cannot be polled.");
+  }
+
+  @Test
+  void nearbySamplesShareOneReadAndAScanningReaderReadsOnceARound() {
+    for (boolean scans : new boolean[] {false, true}) {
+      Reader reader = new Reader(false);
+      reader.scans = scans;
+      VisibilityTracker t = tracker(reader, new VisibilitySettings(1, Duration.ofMillis(100), Duration.ofSeconds(5)));
+      t.offer(batch(0, now));
+      t.offer(batch(1, now)); // 100 lines after batch 0: the same read
+      t.offer(batch(1_000, now)); // 100,000 lines after: a read of its own, unless the reader scans anyway
+      t.poll();
+      assertThat(reader.idReads).as("scans: %s", scans).isEqualTo(scans ? 1 : 2);
+      reader.show(0, 200);
+      reader.show(100_000, 100_100);
+      t.poll();
+      assertThat(t.report().visible()).isEqualTo(3);
+    }
   }
 }
