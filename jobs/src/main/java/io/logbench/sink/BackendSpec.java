@@ -91,6 +91,15 @@ public interface BackendSpec extends Serializable {
   }
 
   /**
+   * Why this backend, as configured, cannot count its lines back (a phrase), or null when it can:
+   * by default when its {@link #capabilities} say it is not countable; a backend that counts only
+   * with settings of its own (Splunk's search credentials) says which are missing.
+   */
+  default String countUnavailable() {
+    return capabilities().countable() ? null : "the " + kind() + " backend cannot count its lines back";
+  }
+
+  /**
    * Opens the keyed search of the run's lines in this backend's own language (count by a stream
    * label per time bucket, the case study's searches, see {@code query}); only for backends whose
    * {@link #capabilities} say {@code countable}.

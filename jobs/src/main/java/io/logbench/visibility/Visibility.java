@@ -26,10 +26,11 @@ public final class Visibility {
     if (!settings.enabled()) {
       return "visibility sampling is off (visibility.sample: 0)";
     }
-    Capabilities c = spec.capabilities();
-    if (!c.countable()) {
-      return "the " + spec.kind() + " backend cannot count its lines back";
+    String uncountable = spec.countUnavailable();
+    if (uncountable != null) {
+      return uncountable;
     }
+    Capabilities c = spec.capabilities();
     if (c.lineIds() == Capabilities.LineIds.NONE) {
       return "the " + spec.kind() + " backend lists no line ids to poll by";
     }
