@@ -349,20 +349,14 @@ public final class PublishTarget implements AutoCloseable {
     Map<TopicPartition, org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo> answers;
     while (true) {
       try {
-        answers = admin.listOffsets(ask, new ListOffsetsOptions(isolation)).all()
-            .get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        answers = await(admin.listOffsets(ask, new ListOffsetsOptions(isolation)).all(), what);
         break;
-      } catch (ExecutionException e) {
+      } catch (IllegalStateException e) {
         // a topic created a moment ago may not have reached every broker's metadata yet
         if (!(e.getCause() instanceof org.apache.kafka.common.errors.RetriableException)
             || System.nanoTime() + RETRY_BACKOFF.toNanos() > deadline) {
-          throw failed(what, e);
+          throw e;
         }
-      } catch (TimeoutException e) {
-        throw timedOut(what, e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("Interrupted while trying to " + what + ".", e);
       }
       try {
         Thread.sleep(RETRY_BACKOFF.toMillis());

@@ -8,9 +8,6 @@ import io.logbench.sink.kafka.KafkaTestBroker;
 import io.logbench.sink.loki.LokiEmulator;
 import io.logbench.sink.victorialogs.VictoriaLogsEmulator;
 import io.logbench.testing.LoopbackMiniCluster;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -52,15 +49,6 @@ class IngestVisibilityITCase {
     loki.close();
   }
 
-  private record Printed(int code, String out, String err) {}
-
-  private static Printed run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Printed(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
 
   @Test
   void everyBackendHasVisibilityAndFootprintFiguresAndTheDelayedOneIsSlowest() throws Exception {
@@ -90,7 +78,7 @@ class IngestVisibilityITCase {
         ""));
     Path runDir = dir.resolve("run");
 
-    Printed gen = run("generate", config.toString(), "--run-dir", runDir.toString());
+    Printed gen = Printed.run("generate", config.toString(), "--run-dir", runDir.toString());
     assertThat(gen.code()).as("%s%n%s", gen.out(), gen.err()).isZero();
     assertThat(gen.out()).contains("visible ms from ack", "note: backend nothing: the discard backend reports no"
         + " stored size; visibility not polled: visibility sampling is off (visibility.sample: 0).");
@@ -134,9 +122,9 @@ class IngestVisibilityITCase {
     assertThat(ingest.get(nothing, "sampled")).isEmpty();
     assertThat(ingest.get(nothing, "ingest_s")).isEmpty();
 
-    Printed verify = run("verify", config.toString(), "--run-dir", runDir.toString());
+    Printed verify = Printed.run("verify", config.toString(), "--run-dir", runDir.toString());
     assertThat(verify.code()).as("%s%n%s", verify.out(), verify.err()).isZero();
-    Printed compare = run("compare", runDir.toString());
+    Printed compare = Printed.run("compare", runDir.toString());
     assertThat(compare.code()).as(compare.err()).isZero();
     assertThat(compare.out()).contains("run visibility-it", "backend", "ingest", "B/line", "visible p50/p95 ms",
         "ELK (seed 004, by hand)", "10 h 00 min", "Loki (seed 004, by hand)", "verdict: opensearch: OK ",
