@@ -139,7 +139,7 @@ public record ElasticsearchBackend(
     }
     ElasticsearchSender.Builder b =
         ElasticsearchSender.builder().url(url).index(index).streams(run.streams()).runId(run.runId())
-            .refresh(refresh).requestTimeout(timeout);
+            .name("backend " + name).refresh(refresh).requestTimeout(timeout);
     if (authorization != null) {
       b.authorization(authorization);
     }

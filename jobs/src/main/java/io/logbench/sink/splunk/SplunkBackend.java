@@ -169,6 +169,7 @@ public record SplunkBackend(
         .streams(run.streams())
         .runId(run.runId())
         .requestTimeout(timeout)
+        .name("backend " + name)
         .index(index)
         .source(source)
         .sourcetype(sourcetype)
