@@ -63,11 +63,23 @@ import org.slf4j.LoggerFactory;
  * @param refresh refresh policy of each bulk request
  * @param timeout request timeout of bulk requests
  * @param queryTimeout request timeout of count queries
+ * @param tls how to trust an https URL and which client certificate to show (the {@code tls} block;
+ *     senders only)
  */
 public record ElasticsearchBackend(
     String kind, String name, String url, String index, BasicAuth auth, Refresh refresh, Duration timeout,
-    Duration queryTimeout)
+    Duration queryTimeout, io.logbench.http.TlsSettings tls)
     implements BackendSpec {
+
+  public ElasticsearchBackend {
+    tls = tls == null ? io.logbench.http.TlsSettings.DEFAULT : tls;
+  }
+
+  /** A backend that trusts the JDK's CAs over https. */
+  public ElasticsearchBackend(String kind, String name, String url, String index, BasicAuth auth, Refresh refresh,
+      Duration timeout, Duration queryTimeout) {
+    this(kind, name, url, index, auth, refresh, timeout, queryTimeout, io.logbench.http.TlsSettings.DEFAULT);
+  }
 
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchBackend.class);
@@ -90,7 +102,7 @@ public record ElasticsearchBackend(
   public static final String DEFAULT_NAME = "elasticsearch";
 
   public static final BackendType TYPE = new BackendType(List.of("elasticsearch", "opensearch"), DEFAULT_NAME,
-      List.of("url", "index", "user", "password_env", "password_file", "refresh"), ElasticsearchBackend::parse);
+      List.of("url", "index", "user", "password_env", "password_file", "refresh", "tls"), ElasticsearchBackend::parse);
   public static final String DEFAULT_INDEX = "logbench";
 
   /** What a bulk request asks about visibility before it answers. */
@@ -113,7 +125,7 @@ public record ElasticsearchBackend(
     Refresh refresh =
         "wait_for".equals(block.choice("refresh", "none", "none", "wait_for")) ? Refresh.WAIT_FOR : Refresh.NONE;
     return new ElasticsearchBackend(common.kind(), common.name(), url, index, auth, refresh, common.timeout(),
-        common.queryTimeout());
+        common.queryTimeout(), io.logbench.http.TlsSettings.parse(block));
   }
 
   /** Counts back, the run's documents only; ids are the documents' {@code seq} fields. */
@@ -139,7 +151,7 @@ public record ElasticsearchBackend(
     }
     ElasticsearchSender.Builder b =
         ElasticsearchSender.builder().url(url).index(index).streams(run.streams()).runId(run.runId())
-            .name("backend " + name).refresh(refresh).requestTimeout(timeout);
+            .name("backend " + name).tls(tls).refresh(refresh).requestTimeout(timeout);
     if (authorization != null) {
       b.authorization(authorization);
     }

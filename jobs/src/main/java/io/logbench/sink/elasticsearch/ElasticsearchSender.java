@@ -48,7 +48,7 @@ public final class ElasticsearchSender implements BatchSender {
     this.basicAuth = b.authorization != null;
     this.encoder = new BulkEncoder(b.index, b.streams, b.runId);
     this.transport = HttpTransport.open(HttpTransport.Settings.of(bulkUri, b.name)
-        .connectTimeout(DEFAULT_CONNECT_TIMEOUT).requestTimeout(b.requestTimeout));
+        .connectTimeout(DEFAULT_CONNECT_TIMEOUT).requestTimeout(b.requestTimeout).tls(b.tls));
     this.bulk = transport.endpoint(bulkUri,
         b.authorization == null ? Map.of() : Map.of("Authorization", b.authorization));
   }
@@ -115,6 +115,7 @@ public final class ElasticsearchSender implements BatchSender {
     private Refresh refresh = Refresh.NONE;
     private String authorization;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private io.logbench.http.TlsSettings tls = io.logbench.http.TlsSettings.DEFAULT;
     private String name = "Elasticsearch";
 
     private Builder() {}
@@ -157,6 +158,12 @@ public final class ElasticsearchSender implements BatchSender {
 
     public Builder requestTimeout(Duration requestTimeout) {
       this.requestTimeout = requestTimeout;
+      return this;
+    }
+
+    /** How to trust an https URL (default: the JDK's CAs). */
+    public Builder tls(io.logbench.http.TlsSettings tls) {
+      this.tls = tls;
       return this;
     }
 

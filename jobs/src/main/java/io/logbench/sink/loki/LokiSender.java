@@ -49,7 +49,7 @@ public final class LokiSender implements BatchSender {
     this.proto = spec.format() == LokiBackend.Format.PROTOBUF ? new LokiProtoEncoder(labels, metadata) : null;
     URI uri = spec.pushUri();
     this.transport = HttpTransport.open(HttpTransport.Settings.of(uri, "backend " + spec.name())
-        .connectTimeout(spec.timeout()).requestTimeout(spec.timeout()));
+        .connectTimeout(spec.timeout()).requestTimeout(spec.timeout()).tls(spec.tls()));
     this.push = transport.endpoint(uri, spec.requestHeaders());
   }
 

@@ -46,6 +46,8 @@ import java.util.List;
  *     itself), or null
  * @param timeout request timeout of HEC requests (the answer only; the ack wait has ackTimeout)
  * @param queryTimeout request timeout of count searches
+ * @param tls how to trust an https URL and which client certificate to show (the {@code tls} block;
+ *     senders only)
  */
 public record SplunkBackend(
     String name,
@@ -61,8 +63,21 @@ public record SplunkBackend(
     String searchUrl,
     BasicAuth searchAuth,
     Duration timeout,
-    Duration queryTimeout)
+    Duration queryTimeout,
+    io.logbench.http.TlsSettings tls)
     implements BackendSpec {
+
+  public SplunkBackend {
+    tls = tls == null ? io.logbench.http.TlsSettings.DEFAULT : tls;
+  }
+
+  /** A backend that trusts the JDK's CAs over https. */
+  public SplunkBackend(String name, String url, SecretRef token, String index, String source, String sourcetype,
+      String host, boolean ack, Duration ackTimeout, Duration ackPoll, String searchUrl, BasicAuth searchAuth,
+      Duration timeout, Duration queryTimeout) {
+    this(name, url, token, index, source, sourcetype, host, ack, ackTimeout, ackPoll, searchUrl, searchAuth, timeout,
+        queryTimeout, io.logbench.http.TlsSettings.DEFAULT);
+  }
 
   private static final long serialVersionUID = 1L;
 
@@ -74,7 +89,7 @@ public record SplunkBackend(
 
   public static final BackendType TYPE = BackendType.of(KIND, List.of("url", "token_env", "token_file", "index",
       "source", "sourcetype", "host", "ack", "ack_timeout", "ack_poll", "search_url", "search_user",
-      "search_password_env", "search_password_file"), SplunkBackend::parse);
+      "search_password_env", "search_password_file", "tls"), SplunkBackend::parse);
 
   /** Reads the keys of a splunk backend block. */
   static SplunkBackend parse(ConfigNode block, CommonSettings common) {
@@ -97,7 +112,7 @@ public record SplunkBackend(
             : HttpUrls.baseUrl(block, "search_url", "https://127.0.0.1:8089");
     BasicAuth searchAuth = BasicAuth.parse(block, "search_user", "search_password_env", "search_password_file");
     return new SplunkBackend(common.name(), url, token, index, source, sourcetype, host, ack, ackTimeout, ackPoll,
-        searchUrl, searchAuth, common.timeout(), common.queryTimeout());
+        searchUrl, searchAuth, common.timeout(), common.queryTimeout(), io.logbench.http.TlsSettings.parse(block));
   }
 
   /** {@code url} with Splunk's management port, 8089. */
@@ -170,6 +185,7 @@ public record SplunkBackend(
         .runId(run.runId())
         .requestTimeout(timeout)
         .name("backend " + name)
+        .tls(tls)
         .index(index)
         .source(source)
         .sourcetype(sourcetype)

@@ -51,7 +51,7 @@ public final class SplunkSender implements BatchSender {
     this.channel = b.ack ? b.channel : null;
     this.encoder = new HecEncoder(b.streams, b.host, b.source, b.sourcetype, b.index, b.runId);
     this.transport = HttpTransport.open(HttpTransport.Settings.of(eventUri, b.name)
-        .connectTimeout(DEFAULT_CONNECT_TIMEOUT).requestTimeout(b.requestTimeout));
+        .connectTimeout(DEFAULT_CONNECT_TIMEOUT).requestTimeout(b.requestTimeout).tls(b.tls));
     this.events = transport.endpoint(eventUri, channel == null
         ? Map.of("Authorization", authorization)
         : Map.of("Authorization", authorization, "X-Splunk-Request-Channel", channel));
@@ -158,6 +158,7 @@ public final class SplunkSender implements BatchSender {
     private Duration ackPoll = SplunkBackend.DEFAULT_ACK_POLL;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private String channel = UUID.randomUUID().toString();
+    private io.logbench.http.TlsSettings tls = io.logbench.http.TlsSettings.DEFAULT;
     private String name = "Splunk HEC";
 
     private Builder() {}
@@ -221,6 +222,12 @@ public final class SplunkSender implements BatchSender {
 
     public Builder requestTimeout(Duration requestTimeout) {
       this.requestTimeout = requestTimeout;
+      return this;
+    }
+
+    /** How to trust an https URL (default: the JDK's CAs). */
+    public Builder tls(io.logbench.http.TlsSettings tls) {
+      this.tls = tls;
       return this;
     }
 

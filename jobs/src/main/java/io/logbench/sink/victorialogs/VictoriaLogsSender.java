@@ -29,7 +29,7 @@ public final class VictoriaLogsSender implements BatchSender {
     URI uri = spec.insertUri(run.streams());
     this.encoder = new JsonLineEncoder(run.streams(), run.runId());
     this.transport = HttpTransport.open(HttpTransport.Settings.of(uri, "backend " + spec.name())
-        .connectTimeout(spec.timeout()).requestTimeout(spec.timeout()));
+        .connectTimeout(spec.timeout()).requestTimeout(spec.timeout()).tls(spec.tls()));
     this.insert = transport.endpoint(uri, spec.requestHeaders());
   }
 
