@@ -100,7 +100,7 @@ def run_one(a):
     t0, t1 = first + WARMUP_S, last  # steady: after warm-up, up to the start of the last second
     steady = [n for t, n in starts if t0 <= t < t1]
     steady_requests = sum(n for sec, n in seconds if t0 <= sec < t1)
-    window_s = max(0.001, t1 - t0)
+    window_s = max(0.0, t1 - t0)
     end_lag = None if run_start_ms is None else (last + 1) - (run_start_ms / 1000 + a.duration)
     result = {
         "name": a.name, "exit": code, "cpu_proc_s": round(cpu, 2), "cpu_wait4_s": round(exact, 2),
@@ -136,7 +136,7 @@ def table(a):
         tpr = r["threads_started_steady"] / steady_requests if steady_requests else float("nan")
         target = lines / r["duration_s"]
         lines_a_request = lines / r["requests"] if r["requests"] else 0
-        steady_rate = steady_requests * lines_a_request / r["steady_window_s"]
+        steady_rate = steady_requests * lines_a_request / r["steady_window_s"] if r["steady_window_s"] > 0 else 0
         lag = "?" if r["end_lag_s"] is None else f"{r['end_lag_s']:+.0f} s"
         print(f"| {r['name']} | {lines:,} | {r['requests']:,} | {cpu:.1f} | {lines / cpu:,.0f} | {marginal:,.0f} "
               f"| {marginal_cpu / r['duration_s']:.3f} | {tpr:.4f} ({r['threads_started_steady']} in "
