@@ -10,8 +10,10 @@ import java.util.concurrent.TimeUnit;
  * transport that opens and shut down when the last one closes, so a task manager running many
  * tasks and backends still has a handful of HTTP threads, not one per sender or per request.
  *
- * <p>Threads: {@code logbench.http.threads} (system property) or half the processors, at least 1
- * and at most 4; one thread moves hundreds of megabytes a second of request bodies.
+ * <p>Threads: {@code logbench.http.threads} (system property) or half the processors, at least 2
+ * and at most 4: one thread moves hundreds of megabytes a second, but a second one keeps a
+ * backend's answers moving while another's large bulk answer is parsed, and on a crowded machine
+ * one thread's share of the CPU is not enough for every backend's tasks.
  */
 final class EventLoops {
 
@@ -51,6 +53,6 @@ final class EventLoops {
       throw new IllegalArgumentException(
           "The system property logbench.http.threads is '" + configured + "'; expected a whole number of at least 1.");
     }
-    return Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
+    return Math.max(2, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
   }
 }
