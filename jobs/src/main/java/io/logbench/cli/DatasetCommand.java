@@ -2,7 +2,6 @@ package io.logbench.cli;
 
 import io.logbench.dataset.Dataset;
 import io.logbench.job.DatasetJob;
-import io.logbench.job.FlinkEnvironments;
 import io.logbench.layout.SeedLayout.LayoutFile;
 import io.logbench.layout.SeedLayout;
 import io.logbench.plan.ConfigLoader;
@@ -16,6 +15,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -55,6 +55,8 @@ final class DatasetCommand implements Callable<Integer> {
   @Option(names = "--quiet", description = "No progress lines while the job runs.")
   boolean quiet;
 
+  @Mixin ClusterOption cluster = new ClusterOption();
+
   private final PrintStream out;
   private final PrintStream err;
 
@@ -65,6 +67,7 @@ final class DatasetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    ClusterOption.Jobs jobs = cluster.open("dataset", new org.apache.flink.configuration.Configuration(), err);
     RunConfig config = ConfigLoader.load(file);
     RunPlan plan = RunPlan.of(config);
     Dataset dataset = plan.dataset();
@@ -99,9 +102,9 @@ final class DatasetCommand implements Callable<Integer> {
 
     AtomicReference<DatasetJob.Progress> latest = new AtomicReference<>();
     DatasetJob.Result result;
-    try (Progress progress = Progress.start(Progress.mode(quiet, err), err,
+    try (jobs; Progress progress = Progress.start(Progress.mode(quiet, err), err,
         () -> List.of(progressLine(latest.get(), (System.nanoTime() - sized) / 1e9)))) {
-      result = new DatasetJob(dataset, dir, files).run(FlinkEnvironments.create(parallelism), latest::set);
+      result = new DatasetJob(dataset, dir, files).run(jobs.environment(parallelism), latest::set);
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     out.printf(Locale.ROOT, "wrote %s lines (%s) in %d files under %s in %.1f s (%s lines/s), %d chunks, parallelism %d%n",

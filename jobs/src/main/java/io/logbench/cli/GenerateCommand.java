@@ -2,7 +2,6 @@ package io.logbench.cli;
 
 import io.logbench.config.ConfigException;
 import io.logbench.job.BackendSummary;
-import io.logbench.job.FlinkEnvironments;
 import io.logbench.job.GenerateJob;
 import io.logbench.job.StepRow;
 import io.logbench.ledger.LedgerEntry;
@@ -41,6 +40,11 @@ import picocli.CommandLine.Parameters;
  * report.html} to the run directory. {@code run.json} (the run's start) is written before the job, so {@code verify
  * --continuous} can follow the run. Exit code 0 when every at-least-once backend acknowledged
  * every line and no load test crossed a threshold; 1 otherwise, with the reason.
+ *
+ * <p>Ctrl-C or SIGTERM while the job runs stops it cleanly ({@link StopSignals}): the same files
+ * are written for what was sent, and the exit code is 130 or 143. {@code --resume RUN_DIR}
+ * continues a run killed or cancelled before its end from its newest retained checkpoint ({@link
+ * ResumedRun}), with the same run id and start.
  */
 @Command(name = "generate", mixinStandardHelpOptions = true, versionProvider = VersionProvider.class,
     description = {
@@ -58,10 +62,21 @@ final class GenerateCommand implements Callable<Integer> {
   @Option(names = "--run-dir", paramLabel = "DIR", description = "Where the run's files go (default: the run file's run.dir).")
   Path runDirOption;
 
+  @Option(names = "--resume", paramLabel = "RUN_DIR", description = "Continue the run in RUN_DIR, killed or"
+      + " cancelled before its end, from its newest completed checkpoint (run.checkpoint_dir), with the same run"
+      + " id and start; CONFIG must be the run file it started with.")
+  Path resumeDir;
+
   @Option(names = "--quiet", description = "No progress lines while the job runs.")
   boolean quiet;
 
+  @Option(names = "--dry-run",
+      description = "Print the plan and every backend's pre-flight check, send nothing; exit 1 when a backend is not ready.")
+  boolean dryRun;
+
   @Mixin PrometheusOption prometheus = new PrometheusOption();
+
+  @Mixin ClusterOption cluster = new ClusterOption();
 
   private final PrintStream out;
   private final PrintStream err;
@@ -80,6 +95,17 @@ final class GenerateCommand implements Callable<Integer> {
   static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis, String runId,
       Long finishedMillis)
       throws java.io.IOException {
+    writeRunJson(runDir, configFile, plan, runStartMillis, runId, finishedMillis, Map.of());
+  }
+
+  /**
+   * As {@link #writeRunJson(Path, Path, RunPlan, long, String, Long)}, with {@code extra} fields:
+   * {@code resumes} (each resume: when, from which checkpoint) and {@code stopped} (the signal
+   * that stopped the run before its end, when, and how: {@code stopped} or {@code cancelled}).
+   */
+  static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis, String runId,
+      Long finishedMillis, Map<String, Object> extra)
+      throws java.io.IOException {
     java.util.Map<String, Object> run = new java.util.LinkedHashMap<>();
     run.put("name", plan.config().name());
     run.put("runId", runId);
@@ -95,6 +121,7 @@ final class GenerateCommand implements Callable<Integer> {
     if (finishedMillis != null) {
       run.put("finishedMillis", finishedMillis);
     }
+    run.putAll(extra);
     Path tmp = runDir.resolve("run.json.tmp");
     new com.fasterxml.jackson.databind.ObjectMapper()
         .writerWithDefaultPrettyPrinter()
@@ -103,23 +130,65 @@ final class GenerateCommand implements Callable<Integer> {
         java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
+  /**
+   * {@code --dry-run}: the plan, then each backend's pre-flight check (the same checks a run makes
+   * before it sends: the backend answers, its topic or index is usable, its retention keeps the
+   * lines, other runs' lines in the range), each ready, with warnings, or not ready; nothing is
+   * sent and no run directory is written.
+   */
+  private int dryRun(RunConfig config, RunPlan plan, Path runDir, Preflight before) {
+    out.println("dry run of " + file + ": nothing is sent");
+    out.println("  dataset:  " + PlanCommand.describeDataset(plan));
+    out.println("  schedule: " + PlanCommand.describeSchedule(plan));
+    out.printf(Locale.ROOT, "  windows:  %s, zone %s; run directory %s%n",
+        io.logbench.config.Durations.format(config.window()), config.zone().getId(), runDir);
+    int notReady = 0;
+    for (var b : config.backends()) {
+      String head = String.format(Locale.ROOT, "  %-14s %s, %s: ", b.name(), b.spec().kind(), b.delivery().mode().key());
+      try {
+        List<String> warnings = b.spec().preflight(before);
+        out.println(head + (warnings.isEmpty() ? "ready" : "ready, with " + warnings.size() + " warning(s)"));
+        warnings.forEach(w -> out.println("      warning: " + w));
+      } catch (java.io.IOException | RuntimeException e) {
+        notReady++;
+        out.println(head + "not ready: " + e.getMessage());
+      }
+    }
+    out.println(notReady == 0 ? "every backend is ready" : notReady + " backend(s) not ready");
+    return notReady == 0 ? 0 : 1;
+  }
+
   @Override
   public Integer call() throws Exception {
     org.apache.flink.configuration.Configuration metrics = prometheus.configuration("generate");
+    ClusterOption.Jobs jobs = cluster.open("generate", metrics, err);
     RunConfig config = ConfigLoader.load(file);
     if (config.backends().isEmpty()) {
       throw new ConfigException(file + ": backends: missing; expected a list of backend blocks, such as"
           + " [{kind: discard}], for generate to send to.");
     }
-    Path runDir = runDirOption != null ? runDirOption : config.runDir();
+    if (resumeDir != null && runDirOption != null
+        && !resumeDir.toAbsolutePath().normalize().equals(runDirOption.toAbsolutePath().normalize())) {
+      throw new UsageException("--run-dir " + runDirOption + " and --resume " + resumeDir + " name two run"
+          + " directories; --resume RUN_DIR alone says where the run is.");
+    }
+    Path runDir = resumeDir != null ? resumeDir : runDirOption != null ? runDirOption : config.runDir();
     RunPlan plan = RunPlan.of(config);
+    Path checkpointDir = config.checkpointDir(runDir);
+    ResumedRun resumed = resumeDir == null ? null : ResumedRun.of(runDir, file, config, plan, checkpointDir);
     // the checks see the run as if it started now; its real start is fixed once they are done
     long now = System.currentTimeMillis();
-    long[] span = plan.span(now + GenerateJob.DEFAULT_START_LEAD.toMillis());
-    String runId = RunIds.create(config.name(), now, new java.security.SecureRandom());
+    long[] span = plan.span(now + jobs.startLead().toMillis());
+    String runId = resumed != null ? resumed.runId() : RunIds.create(config.name(), now, new java.security.SecureRandom());
     RunContext run = new RunContext(runId, plan.dataset().streams(), plan.dataset(), plan.firstIndex());
     Preflight before = Preflight.of(run, span, config.window().toMillis(), config.zone(), span[0], now);
-    for (var b : config.backends()) {
+    if (dryRun) {
+      try (jobs) {
+        return dryRun(config, plan, runDir, before);
+      }
+    }
+    // a resumed run's backends hold its own lines already, which the checks would take for another run's
+    for (var b : resumed != null ? List.<io.logbench.sink.BackendConfig>of() : config.backends()) {
       try {
         for (String warning : b.spec().preflight(before)) {
           err.println("generate: warning: " + warning);
@@ -130,10 +199,19 @@ final class GenerateCommand implements Callable<Integer> {
     }
     // the start is fixed and run.json written before the job, so a continuous verify can follow
     // the run while it goes
-    long runStart = System.currentTimeMillis() + GenerateJob.DEFAULT_START_LEAD.toMillis();
-    GenerateJob job = GenerateJob.of(plan).runDir(runDir).runStartMillis(runStart).runId(runId);
+    long runStart = resumed != null ? resumed.runStartMillis()
+        : System.currentTimeMillis() + jobs.startLead().toMillis();
+    GenerateJob job = GenerateJob.of(plan).runDir(runDir).runStartMillis(runStart).runId(runId)
+        .checkpointDir(checkpointDir);
+    Map<String, Object> runExtra = new java.util.LinkedHashMap<>();
+    if (resumed != null) {
+      job.resumeFrom(resumed.checkpoint().dir());
+      runExtra.put("resumes", resumes(resumed));
+      err.println("generate: resuming run " + runId + " from checkpoint " + resumed.checkpoint().id() + " ("
+          + resumed.checkpoint().dir() + "); what it sends again is recorded in " + runDir.resolve(ReplayFiles.RESTORES));
+    }
     Files.createDirectories(runDir);
-    writeRunJson(runDir, file, plan, runStart, runId, null);
+    writeRunJson(runDir, file, plan, runStart, runId, null, runExtra);
     if (plan.published() != null) {
       err.println("generate: lines read from " + plan.published() + " (published " + plan.published().manifest()
           .publishedAt() + "), one reading per backend");
@@ -143,16 +221,32 @@ final class GenerateCommand implements Callable<Integer> {
             + " (" + b.spec().kind() + ", " + b.delivery().mode().key() + ")").toList()));
     long t0 = System.nanoTime();
     GenerateJob.Result result;
-    try (Progress progress = Progress.start(Progress.mode(quiet, err), err, new GenerateProgress("generate",
-        plan.schedule(), plan.lines(), runStart, job::progress, System::currentTimeMillis))) {
-      result = job.run(FlinkEnvironments.create(config.parallelism(), metrics));
+    StopSignals signals;
+    // on a cluster, Ctrl-C and SIGTERM cancel the cluster's job through the client's shutdown hook
+    // (ClusterTarget); in-process they stop it with a drain, so the ledger is final
+    try (jobs; Progress progress = Progress.start(Progress.mode(quiet, err), err, new GenerateProgress("generate",
+        plan.schedule(), plan.lines(), runStart, job::progress, System::currentTimeMillis));
+        StopSignals s = cluster.url == null ? new StopSignals("generate", err, job::stop, StopSignals.DEFAULT_GRACE) : null) {
+      signals = s;
+      result = job.run(jobs.environment(config.parallelism()));
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
-    writeRunJson(runDir, file, plan, runStart, runId, System.currentTimeMillis());
+    if (result.ending() != GenerateJob.Ending.FINISHED) {
+      Map<String, Object> stopped = new java.util.LinkedHashMap<>();
+      stopped.put("signal", signals != null && signals.received() != null ? signals.received() : "none");
+      stopped.put("millis", System.currentTimeMillis());
+      stopped.put("ending", result.ending().name().toLowerCase(Locale.ROOT));
+      runExtra.put("stopped", stopped);
+    }
+    writeRunJson(runDir, file, plan, runStart, runId, System.currentTimeMillis(), runExtra);
 
     List<LedgerEntry> ledger = new ArrayList<>();
     for (var b : config.backends()) {
       ledger.addAll(LedgerFiles.read(runDir.resolve("ledger").resolve(b.name())));
+    }
+    if (result.ending() == GenerateJob.Ending.CANCELLED) {
+      // a cancelled job wrote no row for windows no batch reached: they are the unsent ones
+      ledger = unsentWindows(ledger, config, plan, job, runStart);
     }
     LedgerFiles.writeCsv(runDir, ledger, config.zone());
     RunSummary ledgerSummary = RunSummary.of(ledger);
@@ -175,7 +269,20 @@ final class GenerateCommand implements Callable<Integer> {
         steps.isEmpty() ? "" : " and " + runDir.resolve("steps.csv"));
     // the report is a view of the files above: failing to draw it is a warning, not a failed run
     Reports.refresh(runDir, "generate", out, err);
-    List<String> why = reasons(result);
+    if (result.ending() != GenerateJob.Ending.FINISHED) {
+      RunSummary.BackendTotals least = ledgerSummary.backends().stream()
+          .min(java.util.Comparator.comparingLong(RunSummary.BackendTotals::sent)).orElse(null);
+      err.printf(Locale.ROOT, "generate: %s by %s before the run's end (%s); %s; the ledger is final for what was"
+          + " sent, and verify reports the rest as not sent.%n", result.ending() == GenerateJob.Ending.STOPPED
+          ? "stopped cleanly" : "cancelled", signals != null && signals.received() != null ? signals.received() : "request",
+          result.ending() == GenerateJob.Ending.STOPPED ? "every batch made was answered"
+              : "answers in flight were not waited for, and the totals table counts only outcomes a completed"
+                  + " checkpoint covered", least == null ? "nothing was sent"
+              : "sent " + Format.count(least.sent()) + " of " + Format.count(least.expected()) + " lines"
+                  + (ledgerSummary.backends().size() > 1 ? " (the backend that sent least)" : ""));
+      return signals != null && signals.exitCode() != 0 ? signals.exitCode() : 1;
+    }
+    List<String> why = resumed != null ? reasons(result, ledgerSummary) : reasons(result);
     if (why.isEmpty()) {
       return 0;
     }
@@ -183,6 +290,66 @@ final class GenerateCommand implements Callable<Integer> {
       err.println("generate: " + w);
     }
     return 1;
+  }
+
+  /** run.json's {@code resumes}: the earlier resumes of the run, and this one. */
+  private static List<Object> resumes(ResumedRun resumed) {
+    List<Object> all = new ArrayList<>();
+    resumed.runJson().path("resumes").forEach(all::add);
+    Map<String, Object> now = new java.util.LinkedHashMap<>();
+    now.put("millis", System.currentTimeMillis());
+    now.put("checkpoint", resumed.checkpoint().dir().toAbsolutePath().toString());
+    now.put("checkpointId", resumed.checkpoint().id());
+    all.add(now);
+    return all;
+  }
+
+  /**
+   * The rows of a cancelled run with a row added (expected, nothing sent) for each window of the
+   * run no batch reached, as a drained job's ledger has them.
+   */
+  static List<LedgerEntry> unsentWindows(List<LedgerEntry> rows, RunConfig config, RunPlan plan, GenerateJob job,
+      long runStart) {
+    java.util.Set<LedgerEntry.Key> have = new java.util.HashSet<>();
+    rows.forEach(r -> have.add(r.key()));
+    List<LedgerEntry> out = new ArrayList<>(rows);
+    var expected = plan.expectedCounts(runStart);
+    long[] span = plan.span(runStart);
+    var grid = io.logbench.sink.WindowGrid.aligned(config.window().toMillis(), config.zone(), job.gridAnchor());
+    for (long s : io.logbench.ledger.stream.Ledger.windowStarts(grid, span[0], span[1])) {
+      long e = s + grid.sizeMillis();
+      long n = expected.count(s, e);
+      for (var b : config.backends()) {
+        if (n > 0 && !have.contains(new LedgerEntry.Key(b.name(), s))) {
+          out.add(LedgerEntry.empty(b.name(), s, e, n));
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Why a resumed run failed: as {@link #reasons(GenerateJob.Result)}, but whether an
+   * at-least-once backend acknowledged every line is the ledger's say ({@code ledger}), which covers
+   * the whole run; the job's own totals cover only what the resumed attempt sent.
+   */
+  static List<String> reasons(GenerateJob.Result result, RunSummary ledger) {
+    List<String> why = new ArrayList<>();
+    for (BackendSummary b : result.backends()) {
+      if (b.mode() != Mode.AT_LEAST_ONCE) {
+        continue;
+      }
+      for (RunSummary.BackendTotals t : ledger.backends()) {
+        if (t.backend().equals(b.backend()) && t.acked() < t.expected()) {
+          why.add("backend " + b.backend() + " acknowledged " + Format.count(t.acked()) + " of "
+              + Format.count(t.expected()) + " lines (ledger, over the whole run)" + failedText(t.rejected()) + ".");
+        }
+      }
+    }
+    for (ThresholdBreach t : result.breaches()) {
+      why.add("backend " + t.backend() + " was aborted: " + t.threshold() + " (" + t.observed() + ").");
+    }
+    return why;
   }
 
   /** Why the run failed, one sentence per backend; empty when it did not. */

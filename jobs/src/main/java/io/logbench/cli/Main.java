@@ -35,7 +35,7 @@ import picocli.CommandLine;
           + " (2021-05-01T00:00:00-03:00); DURATION is like 30s, 1m, 1h or 1d.",
       "",
       "Exit codes: 0 done; 1 the run failed or verification found a loss; 2 the command line or"
-          + " the run file is wrong (nothing ran).",
+          + " the run file is wrong (nothing ran); 130/143 generate stopped by Ctrl-C/SIGTERM.",
       "Run 'logbench COMMAND --help' for a command's options."
     })
 public final class Main implements Callable<Integer> {
@@ -107,6 +107,7 @@ public final class Main implements Callable<Integer> {
     cl.addSubcommand(new GenerateCommand(out, err));
     cl.addSubcommand(new VerifyCommand(out, err));
     cl.addSubcommand(new ReportCommand(out));
+    cl.addSubcommand(new QueryCommand(out, err));
     cl.addSubcommand(new CommandLine.HelpCommand());
     cl.registerConverter(Duration.class, Main::duration);
     cl.registerConverter(Instant.class, Main::instant);

@@ -1,14 +1,13 @@
 package io.logbench.cli;
 
 import io.logbench.dataset.Dataset;
-import io.logbench.job.FlinkEnvironments;
 import io.logbench.job.PublishJob;
 import io.logbench.plan.ConfigLoader;
 import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunPlan;
-import io.logbench.replay.Manifest;
-import io.logbench.replay.ManifestStore;
-import io.logbench.replay.PublishTarget;
+import io.logbench.publish.Manifest;
+import io.logbench.publish.ManifestStore;
+import io.logbench.publish.PublishTarget;
 import io.logbench.sink.kafka.KafkaConnection;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -19,8 +18,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -73,6 +74,10 @@ final class PublishCommand implements Callable<Integer> {
       description = "Prefix of the writers' transactional ids (default: logbench-publish-TOPIC).")
   String transactionalIdPrefix;
 
+  @Option(names = "--quiet", description = "No progress lines while the job runs.")
+  boolean quiet;
+  @Mixin ClusterOption cluster = new ClusterOption();
+
   private final PrintStream out;
   private final PrintStream err;
 
@@ -83,6 +88,7 @@ final class PublishCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    ClusterOption.Jobs jobs = cluster.open("publish", new org.apache.flink.configuration.Configuration(), err);
     if (topic.isBlank() || topic.endsWith(".manifest")) {
       throw new UsageException("publish: --topic \"" + topic + "\" is not valid; expected a topic name that does"
           + " not end in .manifest (publish keeps the manifest in TOPIC.manifest).");
@@ -113,7 +119,7 @@ final class PublishCommand implements Callable<Integer> {
         Format.time(lastMillis, config.zone()), topic, bootstrap);
 
     long t0 = System.nanoTime();
-    try (PublishTarget target = new PublishTarget(kafka, topic)) {
+    try (jobs; PublishTarget target = new PublishTarget(kafka, topic)) {
       PublishTarget.Prepared prepared = target.prepare(partitions, firstMillis, lastMillis, overwrite);
       prepared.notes().forEach(n -> err.println("publish: " + n + "."));
       int writers = Math.min(parallelismOption != null ? parallelismOption : config.parallelism(),
@@ -122,17 +128,18 @@ final class PublishCommand implements Callable<Integer> {
       Map<TopicPartition, Long> start = prepared.startOffsets();
 
       long jobStart = System.nanoTime();
-      new PublishJob(plan, kafka, topic, prepared.partitions(), writers, prefix)
-          .run(FlinkEnvironments.create(writers), Duration.ofSeconds(1), elapsed -> {
-            // offsets count records and transaction markers: close to the lines written, never below
-            long written = Math.min(lines, target.writtenSince(start));
-            err.printf(Locale.ROOT, "publish: %5.1f%%  about %s/%s lines  %s lines/s%n",
-                100.0 * written / lines, Format.count(written), Format.count(lines),
-                Format.rate(written / Math.max(elapsed.toNanos() / 1e9, 1e-9)));
-          });
+      AtomicReference<String> latest =
+          new AtomicReference<>("publish: starting " + writers + " writer(s) on Flink");
+      try (Progress progress = Progress.start(Progress.mode(quiet, err), err, () -> List.of(latest.get()))) {
+        new PublishJob(plan, kafka, topic, prepared.partitions(), writers, prefix)
+            .run(jobs.environment(writers), Duration.ofSeconds(1), elapsed -> {
+              // offsets count records and transaction markers: close to the lines written, never below
+              latest.set(progressLine(Math.min(lines, target.writtenSince(start)), lines, elapsed));
+            });
+      }
       double jobSeconds = (System.nanoTime() - jobStart) / 1e9;
 
-      Map<TopicPartition, Long> end = target.committedEndOffsets(prepared.partitions());
+      Map<TopicPartition, Long> end = target.committedEndOffsets(prepared.partitions(), Duration.ofSeconds(60));
       long c0 = System.nanoTime();
       PublishTarget.Check check = target.check(start, end, first, lines);
       double checkSeconds = (System.nanoTime() - c0) / 1e9;
@@ -157,5 +164,13 @@ final class PublishCommand implements Callable<Integer> {
           Format.rate(lines / jobSeconds), checkSeconds, ManifestStore.manifestTopic(topic));
     }
     return 0;
+  }
+
+  /** One line: share written, lines, rate and the time left at that rate. */
+  static String progressLine(long written, long lines, Duration elapsed) {
+    double rate = written / Math.max(elapsed.toNanos() / 1e9, 1e-9);
+    String eta = written >= lines ? "done" : rate > 0 ? Progress.duration((long) ((lines - written) * 1000 / rate)) : "?";
+    return String.format(Locale.ROOT, "publish: %5.1f%%  about %s/%s lines  %s lines/s  ETA %s",
+        100.0 * written / lines, Format.count(written), Format.count(lines), Format.rate(rate), eta);
   }
 }

@@ -1,7 +1,6 @@
 package io.logbench.cli;
 
 import io.logbench.config.ConfigException;
-import io.logbench.job.FlinkEnvironments;
 import io.logbench.job.VerifyJob;
 import io.logbench.ledger.LedgerFiles;
 import io.logbench.plan.ConfigLoader;
@@ -91,6 +90,8 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Mixin PrometheusOption prometheus = new PrometheusOption();
 
+  @Mixin ClusterOption cluster = new ClusterOption();
+
   @Option(names = "--verdicts-kafka", paramLabel = "BOOTSTRAP", description = "Also write every verdict to Kafka at BOOTSTRAP.")
   String kafka;
 
@@ -108,6 +109,7 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     org.apache.flink.configuration.Configuration metrics = prometheus.configuration("verify");
+    ClusterOption.Jobs jobs = cluster.open("verify", metrics, err);
     VerifySettings defaults = continuous ? VerifySettings.continuousDefaults() : VerifySettings.oneShot();
     Duration settle = or(settleOption, defaults.settle());
     Duration maxWait = or(maxWaitOption, defaults.maxWait());
@@ -149,9 +151,9 @@ final class VerifyCommand implements Callable<Integer> {
     Map<String, Integer> windows = new java.util.LinkedHashMap<>();
     plan.targets().forEach(t -> windows.put(t.name(), t.windows()));
     List<BackendReport> reports;
-    try (Progress progress = Progress.start(Progress.mode(quiet, err), err,
+    try (jobs; Progress progress = Progress.start(Progress.mode(quiet, err), err,
         new VerifyProgress(windows, job::progress, System::currentTimeMillis))) {
-      reports = new ArrayList<>(job.run(FlinkEnvironments.create(1, metrics)));
+      reports = new ArrayList<>(job.run(jobs.environment(1)));
     }
     plan.skipped().forEach((name, why) -> reports.add(BackendReport.skipped(name, why)));
 
@@ -167,6 +169,10 @@ final class VerifyCommand implements Callable<Integer> {
     if (!strict) {
       replayed.forEach(w -> summary.println("  note: " + w));
     }
+    String stopped = stoppedNote(runDir);
+    if (stopped != null) {
+      summary.println("  note: " + stopped);
+    }
     String printed = text.toString(StandardCharsets.UTF_8);
     out.print(printed);
     VerifyOutputs.write(runDir, reports, config.zone(), printed);
@@ -176,6 +182,31 @@ final class VerifyCommand implements Callable<Integer> {
     Reports.refresh(runDir, "verify", out, err);
     why.forEach(w -> err.println("verify: " + w));
     return why.isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * A sentence for a run generate stopped before its end (run.json's {@code stopped}: Ctrl-C or
+   * SIGTERM), or null: the lines it never sent are in the ledger as not sent, which is no loss.
+   */
+  static String stoppedNote(Path runDir) {
+    try {
+      Path file = runDir.resolve(io.logbench.verify.VerifyPlan.RUN_JSON);
+      if (!java.nio.file.Files.isRegularFile(file)) {
+        return null;
+      }
+      com.fasterxml.jackson.databind.JsonNode stopped =
+          new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile()).get("stopped");
+      if (stopped == null || !stopped.isObject()) {
+        return null;
+      }
+      return "generate was stopped by " + stopped.path("signal").asText("a signal") + " at "
+          + java.time.Instant.ofEpochMilli(stopped.path("millis").asLong()) + " before the run's end ("
+          + stopped.path("ending").asText() + "): the windows it did not finish sending are REJECTED with"
+          + " 'not sent=N' in " + VerifyOutputs.VERDICTS + "; those lines were never sent, so no backend lost them"
+          + " (generate --resume continues a cancelled run).";
+    } catch (java.io.IOException e) {
+      return null; // run.json was read by the plan already; a note is not worth failing verify over
+    }
   }
 
   private static Duration or(Duration d, Duration fallback) {

@@ -54,6 +54,11 @@ final class BreachReporter extends RichMapFunction<BatchOutcome, BatchOutcome> {
 
   @Override
   public void close() {
+    // A restart attempt may cancel the task before open() ran: then there is no key (the board's
+    // map takes no null), nothing to report, and an exception here would shut the TaskManager down.
+    if (key == null) {
+      return;
+    }
     report();
     BreachBoard.remove(key);
   }

@@ -1,10 +1,11 @@
 package io.logbench.job;
 
 import io.logbench.delivery.DeliveryFunction;
+import io.logbench.job.internal.CollectSinks;
 import io.logbench.ledger.stream.Ledger;
 import io.logbench.plan.RunPlan;
-import io.logbench.replay.Pacing;
-import io.logbench.replay.Replay;
+import io.logbench.publish.Pacing;
+import io.logbench.publish.Replay;
 import io.logbench.replay.ReplayFiles;
 import io.logbench.replay.Replays;
 import io.logbench.schedule.TimestampMode;
@@ -25,7 +26,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
@@ -100,10 +105,36 @@ public final class GenerateJob {
   private java.nio.file.Path ledgerDir;
   private ReplayFiles replay;
 
+  private java.nio.file.Path checkpointDir;
+  private java.nio.file.Path resumeFrom;
+
+  /**
+   * Keeps the job's checkpoints in {@code dir} (a local directory, or any path Flink's file
+   * systems take) and retains the latest when the job is cancelled, fails for good or its JVM
+   * dies, so {@link #resumeFrom} can continue the run from it (off unless set: checkpoints then
+   * live in the JobManager's memory).
+   */
+  public GenerateJob checkpointDir(java.nio.file.Path dir) {
+    this.checkpointDir = dir;
+    return this;
+  }
+
+  /**
+   * Continues a run from one of its retained checkpoints ({@code chk-N}, the directory holding
+   * {@code _metadata}) instead of starting it: the same run start and run id must be set, and the
+   * run directory's leases and restore records are kept, so the restored sources and deliveries
+   * record what they send again like after any other restore.
+   */
+  public GenerateJob resumeFrom(java.nio.file.Path checkpoint) {
+    this.resumeFrom = checkpoint;
+    return this;
+  }
+
   /**
    * Writes into the run directory {@code dir}: a ledger per backend under {@code ledger/<backend>/},
    * the stripes' leases and the restore records ({@link ReplayFiles}: what restores sent again).
-   * The job is a fresh run: {@link #build} clears the leases and records of an earlier one.
+   * The job is a fresh run: {@link #build} clears the leases and records of an earlier one (unless
+   * it {@link #resumeFrom resumes} one).
    */
   public GenerateJob runDir(java.nio.file.Path dir) {
     this.ledgerDir = dir.resolve("ledger");
@@ -155,9 +186,13 @@ public final class GenerateJob {
 
   /** Windows of the run's size aligned to midnight in the run's zone. */
   WindowGrid grid() {
-    long near = plan.config().timestamps() == TimestampMode.ORIGINAL
+    return WindowGrid.aligned(plan.config().window().toMillis(), plan.config().zone(), gridAnchor());
+  }
+
+  /** A time the run's window grid is aligned near: the first line's own time, or the run start. */
+  public long gridAnchor() {
+    return plan.config().timestamps() == TimestampMode.ORIGINAL
         ? plan.dataset().timestampMillis(plan.firstIndex()) : runStartMillis;
-    return WindowGrid.aligned(plan.config().window().toMillis(), plan.config().zone(), near);
   }
 
   /** Wires one pipeline per backend into {@code env}; returns each backend's outcomes, by name. */
@@ -166,7 +201,18 @@ public final class GenerateJob {
       runStartMillis = System.currentTimeMillis() + DEFAULT_START_LEAD.toMillis();
     }
     env.enableCheckpointing(checkpointInterval.toMillis());
-    if (replay != null) {
+    org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+    if (checkpointDir != null) {
+      conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.toAbsolutePath().toUri().toString());
+      conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+          ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+    }
+    if (resumeFrom != null) {
+      conf.set(StateRecoveryOptions.SAVEPOINT_PATH, resumeFrom.toAbsolutePath().toUri().toString());
+      conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
+    }
+    env.configure(conf);
+    if (replay != null && resumeFrom == null) {
       try {
         replay.clear(); // a fresh run: leases left in the directory are an earlier run's
       } catch (java.io.IOException e) {
@@ -216,8 +262,29 @@ public final class GenerateJob {
     return live;
   }
 
+  /** How the job ended. */
+  public enum Ending {
+    /** Every source reached the end of the run. */
+    FINISHED,
+    /**
+     * {@link #stop} drained it: the sources ended early, every batch already made got its final
+     * answer, and the ledger wrote a row for every window (final, as after a whole run).
+     */
+    STOPPED,
+    /**
+     * {@link #stop} cancelled it (asked to, or the drain failed): answers still in flight were not
+     * waited for, and windows no batch reached have no ledger row.
+     */
+    CANCELLED
+  }
+
   /** What a run came to. */
-  public record Result(List<BackendSummary> backends, List<ThresholdBreach> breaches, long runStartMillis) {
+  public record Result(List<BackendSummary> backends, List<ThresholdBreach> breaches, long runStartMillis,
+      Ending ending) {
+
+    public Result(List<BackendSummary> backends, List<ThresholdBreach> breaches, long runStartMillis) {
+      this(backends, breaches, runStartMillis, Ending.FINISHED);
+    }
 
     /** Every backend in at-least-once mode acknowledged every line (load-test backends aside). */
     public boolean allAcked() {
@@ -235,10 +302,15 @@ public final class GenerateJob {
   public Result run(StreamExecutionEnvironment env) throws Exception {
     Map<String, DataStream<BatchOutcome>> streams = build(env);
     Map<String, CloseableIterator<BatchOutcome>> iterators = new LinkedHashMap<>();
+    // the collect sinks hold what this client has not fetched yet; a resumed job has a new client,
+    // which cannot take over the old one's place, so each job's sinks get ids of their own and a
+    // resume leaves the old sinks' state unclaimed (execution.state-recovery.ignore-unclaimed-state)
+    String collectId = java.util.UUID.randomUUID().toString();
     for (Map.Entry<String, DataStream<BatchOutcome>> e : streams.entrySet()) {
-      iterators.put(e.getKey(), e.getValue().collectAsync());
+      iterators.put(e.getKey(), CollectSinks.collectAsync(e.getValue(), "outcomes-" + e.getKey() + "-" + collectId));
     }
     JobClient client = env.executeAsync("logbench generate " + plan.config().name());
+    started.complete(client);
     List<BackendSummary> summaries = new ArrayList<>();
     List<Thread> threads = new ArrayList<>();
     AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -261,11 +333,20 @@ public final class GenerateJob {
       threads.add(t);
     }
     live = List.copyOf(summaries);
-    JobExecutionResult result = client.getJobExecutionResult().get();
+    JobExecutionResult result;
+    try {
+      result = client.getJobExecutionResult().get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (!cancelled) {
+        throw e;
+      }
+      result = null; // cancelled on request: what was collected so far is the run's outcome
+    }
     for (Thread t : threads) {
       t.join();
     }
-    if (failure.get() != null) {
+    Ending ending = cancelled ? Ending.CANCELLED : stopRequested ? Ending.STOPPED : Ending.FINISHED;
+    if (failure.get() != null && ending != Ending.CANCELLED) {
       throw new IllegalStateException("Collecting the outcomes of the generate job failed.", failure.get());
     }
     if (replay != null) {
@@ -276,13 +357,64 @@ public final class GenerateJob {
     }
     List<ThresholdBreach> breaches = new ArrayList<>();
     for (BackendConfig b : backends) {
-      Object v = result.getAccumulatorResult(DeliveryFunction.BREACHES + b.name());
+      Object v = result == null ? null : result.getAccumulatorResult(DeliveryFunction.BREACHES + b.name());
       if (v instanceof List<?> list) {
         for (Object o : list) {
           breaches.add((ThresholdBreach) o);
         }
       }
     }
-    return new Result(summaries, breaches, runStartMillis);
+    deleteStopSavepoint();
+    return new Result(summaries, breaches, runStartMillis, ending);
+  }
+
+  private final java.util.concurrent.CompletableFuture<JobClient> started =
+      new java.util.concurrent.CompletableFuture<>();
+  private volatile boolean stopRequested;
+  private volatile boolean cancelled;
+  private volatile java.nio.file.Path stopSavepoints;
+
+  /**
+   * Stops the job {@link #run} runs, from any thread, whenever {@link #run} has submitted it (a
+   * call before that waits for the submission). Without {@code cancel}: Flink's stop with a
+   * savepoint and a drain: the sources end now, every batch already made is delivered and answered
+   * (at-least-once resends included), the ledger writes its rows for every window, and {@link #run}
+   * returns {@link Ending#STOPPED}; the future completes when the job has ended so. The savepoint
+   * itself (written under the checkpoint directory, or a temporary one) is of no further use, a
+   * drained job having ended its input, and is deleted when {@link #run} returns. With {@code
+   * cancel}: Flink cancels the job; {@link #run} returns {@link Ending#CANCELLED} with the outcomes
+   * collected until then.
+   */
+  public java.util.concurrent.CompletableFuture<String> stop(boolean cancel) {
+    return started.thenCompose(client -> {
+      if (cancel) {
+        cancelled = true;
+        return client.cancel().thenApply(v -> "cancelled");
+      }
+      stopRequested = true;
+      try {
+        java.nio.file.Path dir = checkpointDir != null ? checkpointDir.resolve("stop-savepoint")
+            : java.nio.file.Files.createTempDirectory("logbench-stop-savepoint");
+        stopSavepoints = dir;
+        return client.stopWithSavepoint(true, dir.toAbsolutePath().toUri().toString(), SavepointFormatType.CANONICAL);
+      } catch (java.io.IOException e) {
+        return java.util.concurrent.CompletableFuture.<String>failedFuture(e);
+      }
+    });
+  }
+
+  /** Deletes the drained stop's savepoint (it cannot continue the run), if there is one. */
+  private void deleteStopSavepoint() {
+    java.nio.file.Path dir = stopSavepoints;
+    if (dir == null || !java.nio.file.Files.exists(dir)) {
+      return;
+    }
+    try (var all = java.nio.file.Files.walk(dir)) {
+      for (java.nio.file.Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.deleteIfExists(p);
+      }
+    } catch (java.io.IOException e) {
+      // a leftover savepoint costs disk space only; the run's outcome is unchanged
+    }
   }
 }

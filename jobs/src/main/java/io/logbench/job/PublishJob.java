@@ -2,9 +2,9 @@ package io.logbench.job;
 
 import io.logbench.dataset.Dataset;
 import io.logbench.plan.RunPlan;
-import io.logbench.replay.EncodedRecord;
-import io.logbench.replay.EncodedRecordSchema;
-import io.logbench.replay.PublishRecords;
+import io.logbench.publish.EncodedRecord;
+import io.logbench.publish.EncodedRecordSchema;
+import io.logbench.publish.PublishRecords;
 import io.logbench.schedule.Schedule;
 import io.logbench.schedule.Timeline;
 import io.logbench.schedule.Timelines;

@@ -1,5 +1,6 @@
 package io.logbench.job;
 
+import io.logbench.job.internal.CollectSinks;
 import io.logbench.verify.BackendReport;
 import io.logbench.verify.Verdict;
 import io.logbench.verify.VerifyEvent;
@@ -133,7 +134,7 @@ public final class VerifyJob {
     Map<String, DataStream<VerifyEvent>> streams = build(env);
     Map<String, CloseableIterator<VerifyEvent>> iterators = new LinkedHashMap<>();
     for (Map.Entry<String, DataStream<VerifyEvent>> e : streams.entrySet()) {
-      iterators.put(e.getKey(), e.getValue().collectAsync());
+      iterators.put(e.getKey(), CollectSinks.collectAsync(e.getValue()));
     }
     JobClient client = env.executeAsync("logbench verify " + runName);
     List<BackendReport> reports = new ArrayList<>();

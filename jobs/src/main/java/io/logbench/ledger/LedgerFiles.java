@@ -252,7 +252,8 @@ public final class LedgerFiles {
     return '"' + s.replace("\"", "\"\"") + '"';
   }
 
-  static List<String> splitCsv(String line) {
+  /** The fields of one CSV line (RFC 4180 quotes; the files logbench writes hold no line break in a field). */
+  public static List<String> splitCsv(String line) {
     List<String> out = new ArrayList<>();
     StringBuilder f = new StringBuilder();
     boolean quoted = false;

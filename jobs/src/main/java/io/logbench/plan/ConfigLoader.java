@@ -9,9 +9,9 @@ import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
 import io.logbench.config.Durations;
 import io.logbench.dataset.nginx.NginxMonthDataset;
-import io.logbench.replay.Manifest;
-import io.logbench.replay.ManifestStore;
-import io.logbench.replay.PublishedTopic;
+import io.logbench.publish.Manifest;
+import io.logbench.publish.ManifestStore;
+import io.logbench.publish.PublishedTopic;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
 import io.logbench.sink.kafka.KafkaConnection;
@@ -163,7 +163,7 @@ public final class ConfigLoader {
     ZoneId zone = top.zone("zone", defaultZone);
     int parallelism =
         (int) top.integer("parallelism", 2, 1, 1024, "a Flink parallelism from 1 to 1024");
-    ConfigNode run = top.mapping("run").allowOnly("dir", "checkpoint_interval", "ledger_kafka");
+    ConfigNode run = top.mapping("run").allowOnly("dir", "checkpoint_interval", "checkpoint_dir", "ledger_kafka");
     io.logbench.ledger.LedgerKafka ledgerKafka = null;
     if (run.has("ledger_kafka")) {
       ConfigNode lk = run.mapping("ledger_kafka").allowOnly("bootstrap", "topic");
@@ -176,12 +176,17 @@ public final class ConfigLoader {
     Path runDir = Path.of(run.string("dir", "runs/" + name));
     Duration checkpointInterval =
         run.duration("checkpoint_interval", RunConfig.DEFAULT_CHECKPOINT_INTERVAL, false);
+    String checkpointDir = run.string("checkpoint_dir", null);
+    if (checkpointDir != null && checkpointDir.isBlank()) {
+      throw new ConfigException(run.path() + ".checkpoint_dir: '' is empty; expected a directory for the"
+          + " generate job's retained checkpoints (or leave the key out for <run dir>/checkpoints).");
+    }
     List<BackendConfig> backends = Backends.parseList(top, "backends");
 
     sanityCheck(dataset, schedule, timestamps);
     keepDatasetTopicApart(dataset, backends);
     return new RunConfig(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir,
-        backends, checkpointInterval, ledgerKafka);
+        backends, checkpointInterval, ledgerKafka, checkpointDir == null ? null : Path.of(checkpointDir));
   }
 
   private static DatasetSpec dataset(ConfigNode d, Manifests manifests) {

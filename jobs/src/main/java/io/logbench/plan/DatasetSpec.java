@@ -1,7 +1,7 @@
 package io.logbench.plan;
 
 import io.logbench.dataset.nginx.NginxMonthDataset;
-import io.logbench.replay.PublishedTopic;
+import io.logbench.publish.PublishedTopic;
 import java.time.Instant;
 
 /**

@@ -23,6 +23,8 @@ import java.util.List;
  * @param backends the backends the {@code generate} job delivers to, in file order (names unique)
  * @param checkpointInterval how often the generate job checkpoints (at-least-once recovery)
  * @param ledgerKafka where the ledger rows also go as Avro records ({@code run.ledger_kafka}), or null
+ * @param checkpointDir where the generate job keeps its retained checkpoints ({@code
+ *     run.checkpoint_dir}), or null for {@value #DEFAULT_CHECKPOINT_DIR} in the run directory
  */
 public record RunConfig(
     String name,
@@ -36,15 +38,28 @@ public record RunConfig(
     Path runDir,
     List<BackendConfig> backends,
     Duration checkpointInterval,
-    io.logbench.ledger.LedgerKafka ledgerKafka) {
+    io.logbench.ledger.LedgerKafka ledgerKafka,
+    Path checkpointDir) {
 
   /** Checkpoint interval when {@code run.checkpoint_interval} is not given. */
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
+
+  /** The checkpoint directory, in the run directory, when {@code run.checkpoint_dir} is not given. */
+  public static final String DEFAULT_CHECKPOINT_DIR = "checkpoints";
+
+  /**
+   * Where the generate job of a run in {@code runDirectory} (the run file's {@code run.dir} or
+   * {@code --run-dir}) keeps its retained checkpoints: {@code run.checkpoint_dir}, or {@value
+   * #DEFAULT_CHECKPOINT_DIR} in the run directory.
+   */
+  public Path checkpointDir(Path runDirectory) {
+    return checkpointDir != null ? checkpointDir : runDirectory.resolve(DEFAULT_CHECKPOINT_DIR);
+  }
 
   /** The same run with another window size (checked like the file's). */
   public RunConfig withWindow(Duration newWindow) {
     ConfigLoader.checkWindow("--window", newWindow);
     return new RunConfig(name, dataset, schedule, timestamps, batchLines, newWindow, zone, parallelism, runDir,
-        backends, checkpointInterval, ledgerKafka);
+        backends, checkpointInterval, ledgerKafka, checkpointDir);
   }
 }

@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -86,32 +85,8 @@ public final class QuickstartFiles {
     return out;
   }
 
-  /** The fields of one CSV line (RFC 4180 quotes; verify writes no line breaks inside a field). */
+  /** The fields of one CSV line, read as the ledger's own CSV files are (RFC 4180 quotes). */
   static List<String> fields(String line) {
-    List<String> out = new ArrayList<>();
-    StringBuilder f = new StringBuilder();
-    boolean quoted = false;
-    for (int i = 0; i < line.length(); i++) {
-      char c = line.charAt(i);
-      if (quoted) {
-        if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-          f.append('"');
-          i++;
-        } else if (c == '"') {
-          quoted = false;
-        } else {
-          f.append(c);
-        }
-      } else if (c == '"') {
-        quoted = true;
-      } else if (c == ',') {
-        out.add(f.toString());
-        f.setLength(0);
-      } else {
-        f.append(c);
-      }
-    }
-    out.add(f.toString());
-    return out;
+    return io.logbench.ledger.LedgerFiles.splitCsv(line);
   }
 }

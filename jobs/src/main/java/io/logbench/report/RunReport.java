@@ -82,6 +82,7 @@ public final class RunReport {
     r.steps().ifPresent(out::add);
     out.add(r.failures());
     out.add(r.countQueries());
+    r.searches().ifPresent(out::add);
     out.add(r.configuration());
     out.add(r.versions(versions));
     out.add(r.files());
@@ -609,6 +610,39 @@ public final class RunReport {
       blocks.add(new Preformatted("verify's summary (verify-summary.txt)", data.verifySummary()));
     }
     return new Section(id("queries"), "Count queries", blocks);
+  }
+
+  /** The searches {@code query} ran (queries.csv), when it ran; absent otherwise. */
+  private Optional<Section> searches() {
+    java.nio.file.Path file = data.dir().resolve(io.logbench.query.QueryFiles.QUERIES);
+    if (!java.nio.file.Files.exists(file)) {
+      return Optional.empty();
+    }
+    List<Block> blocks = new ArrayList<>();
+    CsvTable s;
+    try {
+      s = CsvTable.read(file);
+    } catch (java.io.IOException e) {
+      blocks.add(Notice.warn("queries.csv could not be read: " + e.getMessage()));
+      return Optional.of(new Section(id("searches"), "Searches", blocks));
+    }
+    long wrong = s.rows().stream().filter(r -> !"OK".equals(s.get(r, "status"))).count();
+    blocks.add(wrong == 0 ? new Paragraph("The case study's searches, run by logbench query on every backend in its"
+        + " own language (queries.csv): every cell of every answer equals the exact answer. Times are the first"
+        + " (cold) run, then the median and worst of the others.")
+        : Notice.warn(wrong + " search(es) answered wrong cells or failed; query-mismatches.csv names the cells."));
+    List<List<Object>> rows = new ArrayList<>();
+    for (List<String> row : s.rows()) {
+      rows.add(Arrays.asList(s.get(row, "backend"), s.get(row, "language"), s.get(row, "search"),
+          num(s.number(row, "buckets")), num(s.number(row, "cells")), num(s.number(row, "wrong_cells")),
+          s.get(row, "status"), num(s.number(row, "cold_ms")), num(s.number(row, "median_ms")),
+          num(s.number(row, "worst_ms")), num(s.number(row, "requests"))));
+    }
+    blocks.add(new Table(id("searches-table"), "Searches", List.of(Column.text("backend"), Column.text("language"),
+        Column.text("search"), Column.number("buckets"), Column.number("cells"), Column.number("wrong cells"),
+        Column.text("status"), Column.number("cold ms"), Column.number("median ms"), Column.number("worst ms"),
+        Column.number("requests")), rows, ""));
+    return Optional.of(new Section(id("searches"), "Searches", blocks));
   }
 
   private static Object num(Double d) {

@@ -2,6 +2,7 @@ package io.logbench.sink;
 
 import io.logbench.count.CountReader;
 import io.logbench.dataset.LineBatch;
+import io.logbench.query.KeyedSearch;
 import java.io.IOException;
 import java.io.Serializable;
 import java.time.Duration;
@@ -11,10 +12,11 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 /**
  * One backend block of a run file, checked: what the backend is ({@link #kind}, {@link #name},
  * {@link #capabilities}), how batches reach it ({@link #open} a sender, or its own {@link
- * #deliver} wiring), what to check before a run ({@link #preflight}), and how to count its lines
- * back ({@link #openCounter}). Each backend declares these once, here; the jobs and the verifier
- * never ask for a backend's type or kind name. Secrets (tokens, passwords) are read from the
- * environment or files when a sender or reader opens, never held in the spec, logged or reported.
+ * #deliver} wiring), what to check before a run ({@link #preflight}), how to count its lines
+ * back ({@link #openCounter}) and how to search them by a label ({@link #openSearch}). Each
+ * backend declares these once, here; the jobs and the verifier never ask for a backend's type or
+ * kind name. Secrets (tokens, passwords) are read from the environment or files when a sender or
+ * reader opens, never held in the spec, logged or reported.
  */
 public interface BackendSpec extends Serializable {
 
@@ -85,5 +87,14 @@ public interface BackendSpec extends Serializable {
    */
   default CountReader openCounter(RunContext run) {
     throw new UnsupportedOperationException("The " + kind() + " backend " + name() + " cannot count its lines back.");
+  }
+
+  /**
+   * Opens the keyed search of the run's lines in this backend's own language (count by a stream
+   * label per time bucket, the case study's searches, see {@code query}); only for backends whose
+   * {@link #capabilities} say {@code countable}.
+   */
+  default KeyedSearch openSearch(RunContext run) {
+    throw new UnsupportedOperationException("The " + kind() + " backend " + name() + " cannot search its lines.");
   }
 }

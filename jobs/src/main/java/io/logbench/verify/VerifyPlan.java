@@ -181,7 +181,7 @@ public final class VerifyPlan {
   }
 
   /** run.json's content, or null when there is none. */
-  static JsonNode runJson(Path runDir) throws IOException {
+  public static JsonNode runJson(Path runDir) throws IOException {
     Path file = runDir.resolve(RUN_JSON);
     if (!Files.exists(file)) {
       return null;
@@ -194,13 +194,13 @@ public final class VerifyPlan {
   }
 
   /** run.json's runId, or null when there is no run.json or it names none (an older run). */
-  static String runId(JsonNode runJson) {
+  public static String runId(JsonNode runJson) {
     JsonNode id = runJson == null ? null : runJson.get("runId");
     return id == null || !id.isTextual() ? null : id.asText();
   }
 
   /** run.json's runStartMillis; else, for original timestamps, the first line's time. */
-  static long runStartMillis(RunConfig config, RunPlan plan, Path runDir, JsonNode runJson) {
+  public static long runStartMillis(RunConfig config, RunPlan plan, Path runDir, JsonNode runJson) {
     Path file = runDir.resolve(RUN_JSON);
     if (runJson != null) {
       JsonNode start = runJson.get("runStartMillis");

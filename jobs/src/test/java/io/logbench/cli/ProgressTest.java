@@ -119,4 +119,14 @@ class ProgressTest {
     assertThat(Progress.duration(185_000)).isEqualTo("3 m 05 s");
     assertThat(Progress.duration(3_720_000)).isEqualTo("1 h 02 m");
   }
+
+  @Test
+  void publishLinesShowShareLinesRateAndEta() {
+    assertThat(PublishCommand.progressLine(250_000, 1_000_000, java.time.Duration.ofSeconds(10)))
+        .isEqualTo("publish:  25.0%  about 250,000/1,000,000 lines  25.0k lines/s  ETA 30 s");
+    assertThat(PublishCommand.progressLine(0, 1_000_000, java.time.Duration.ofSeconds(1)))
+        .isEqualTo("publish:   0.0%  about 0/1,000,000 lines  0 lines/s  ETA ?");
+    assertThat(PublishCommand.progressLine(1_000_000, 1_000_000, java.time.Duration.ofSeconds(40)))
+        .endsWith("ETA done");
+  }
 }

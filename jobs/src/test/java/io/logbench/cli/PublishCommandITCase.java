@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.plan.ConfigLoader;
 import io.logbench.plan.RunPlan;
-import io.logbench.replay.Manifest;
-import io.logbench.replay.ManifestStore;
+import io.logbench.publish.Manifest;
+import io.logbench.publish.ManifestStore;
 import io.logbench.schemas.LogRecord;
 import io.logbench.sink.kafka.KafkaConnection;
 import io.logbench.sink.kafka.KafkaTestBroker;

@@ -40,6 +40,11 @@ class QuickstartCommandITCase {
     List<String> verdicts = Files.readAllLines(runDir.resolve("verdicts.csv"));
     assertThat(verdicts).hasSize(1 + 180);
     assertThat(verdicts.subList(1, verdicts.size())).allMatch(l -> l.split(",")[3].equals("OK"));
+    // the report verify refreshed, with the verdicts of the run, and where it is printed
+    Path report = runDir.resolve("report.html");
+    assertThat(report).exists();
+    assertThat(printed).contains("report: " + report);
+    assertThat(Files.readString(report)).contains("quickstart", "opensearch", "kafka", "files");
 
     // the run file points at the servers quickstart started, on loopback
     String runFile = Files.readString(runDir.resolve("quickstart.yaml"));

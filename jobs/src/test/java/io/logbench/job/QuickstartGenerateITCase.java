@@ -100,7 +100,7 @@ class QuickstartGenerateITCase {
       try (CountReader reader = b.spec() instanceof FilesBackend files
           ? files.openCounter(RunContext.of(plan.dataset(), plan.firstIndex()))
           : b.spec().openCounter(RunContext.of(plan.dataset().streams()))) {
-        observed = reader.counts(from, to, window);
+        observed = countPatiently(reader, from, to, window);
       }
       long total = 0;
       for (int k = 0; k < rows.size(); k++) {
@@ -183,6 +183,24 @@ class QuickstartGenerateITCase {
           .read(null, org.apache.avro.io.DecoderFactory.get().binaryDecoder(bytes, null));
     } catch (java.io.IOException e) {
       throw new IllegalStateException("Not an Avro " + type.getSimpleName() + " record.", e);
+    }
+  }
+
+  /**
+   * The counts, asking again while the backend does not answer in time: on a machine shared with
+   * other builds, OpenSearch's refresh after indexing the hour can take longer than the reader's
+   * query_timeout. A wrong answer fails at once; only timeouts are retried, for up to 5 minutes.
+   */
+  private static long[] countPatiently(CountReader reader, long from, long to, long window) throws Exception {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(5);
+    while (true) {
+      try {
+        return reader.counts(from, to, window);
+      } catch (java.io.IOException e) {
+        if (!(e.getCause() instanceof java.net.http.HttpTimeoutException) || System.nanoTime() > deadline) {
+          throw e;
+        }
+      }
     }
   }
 }

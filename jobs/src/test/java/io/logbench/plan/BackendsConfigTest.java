@@ -8,6 +8,7 @@ import io.logbench.sink.BackendConfig;
 import io.logbench.sink.DeliverySettings.Mode;
 import io.logbench.sink.DeliverySettings;
 import io.logbench.sink.discard.DiscardBackend;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +40,15 @@ class BackendsConfigTest {
     assertThat(parse("run: {checkpoint_interval: 2s}").checkpointInterval()).isEqualTo(Duration.ofSeconds(2));
     fails("run: {checkpoint_interval: 0s}",
         "run.checkpoint_interval: \"0s\" is not valid; expected a duration such as 500ms, 30s, 2m, 1h or 1d, greater than 0.");
+  }
+
+  @Test
+  void checkpointDirDefaultsToTheRunDirectorysAndIsNeverEmpty() {
+    Path runDir = Path.of("somewhere");
+    assertThat(parse("").checkpointDir(runDir)).isEqualTo(runDir.resolve("checkpoints"));
+    assertThat(parse("run: {checkpoint_dir: /data/chk}").checkpointDir(runDir)).isEqualTo(Path.of("/data/chk"));
+    fails("run: {checkpoint_dir: ''}", "run.checkpoint_dir: '' is empty; expected a directory for the generate job's"
+        + " retained checkpoints (or leave the key out for <run dir>/checkpoints).");
   }
 
   @Test

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbench.config.ConfigException;
 import io.logbench.dataset.nginx.NginxMonthDataset;
-import io.logbench.replay.Manifest;
+import io.logbench.publish.Manifest;
 import io.logbench.sink.kafka.KafkaConnection;
 import java.time.Instant;
 import java.time.ZoneId;

@@ -14,7 +14,7 @@ import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.util.UserCodeClassLoader;
 
 /** A hand-written reader context whose metric group keeps what is registered on it. */
-final class RecordingReaderContext implements SourceReaderContext {
+public final class RecordingReaderContext implements SourceReaderContext {
 
   final Metrics metrics = new Metrics();
 

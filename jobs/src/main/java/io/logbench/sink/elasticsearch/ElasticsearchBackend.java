@@ -170,6 +170,13 @@ public record ElasticsearchBackend(
     return b.build();
   }
 
+  /** Searches with a terms aggregation inside a date histogram, the run's documents only. */
+  @Override
+  public ElasticsearchSearch openSearch(RunContext run) {
+    return new ElasticsearchSearch(url, index, run.runId(), authorization(), queryTimeout,
+        ElasticsearchSearch.DEFAULT_MAX_BUCKETS);
+  }
+
   /** The basic-auth header value, or null without a user (a secret: never logged). */
   private String authorization() {
     return auth == null ? null : auth.header(name);

@@ -6,12 +6,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbench.count.CountReader;
 import io.logbench.count.internal.CountQueries;
-import io.logbench.count.internal.CountQueries.Answer;
 import io.logbench.count.internal.WindowRange;
 import io.logbench.sink.RunContext;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,6 +52,7 @@ public final class ElasticsearchCountReader implements CountReader {
   private final String authorization;
   private final int maxBuckets;
   private final CountQueries http;
+  private final EsRequests requests;
 
   private ElasticsearchCountReader(Builder b) {
     this.url = b.url;
@@ -64,6 +62,7 @@ public final class ElasticsearchCountReader implements CountReader {
     this.maxBuckets = b.maxBuckets;
     this.http =
         new CountQueries("Elasticsearch at " + b.url, "elasticsearch-count", b.connectTimeout, b.requestTimeout);
+    this.requests = new EsRequests(http, url, index, authorization);
   }
 
   public static Builder builder() {
@@ -206,41 +205,11 @@ public final class ElasticsearchCountReader implements CountReader {
 
   /** Makes every stored document searchable; false when the index does not exist. */
   private boolean refresh() throws IOException {
-    Answer a = http.send(request("/" + index + "/_refresh").POST(HttpRequest.BodyPublishers.noBody()).build(), "the refresh");
-    if (a.status() == 404 && a.text().contains("index_not_found_exception")) {
-      return false;
-    }
-    if (a.status() != 200) {
-      throw new IOException(
-          http.backend() + " answered the refresh of " + index + " with " + a.status() + ": " + a.shortText(300));
-    }
-    return true;
+    return requests.refresh();
   }
 
   private JsonNode search(ObjectNode body, String what) throws IOException {
-    Answer a =
-        http.send(
-            request("/" + index + "/_search")
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
-                .build(),
-            what);
-    if (a.status() != 200) {
-      throw new IOException(http.backend() + " answered " + what + " with " + a.status() + ": " + a.shortText(300));
-    }
-    try {
-      return JSON.readTree(a.body());
-    } catch (IOException e) {
-      throw new IOException(http.backend() + " answered " + what + " with a body that is not JSON.", e);
-    }
-  }
-
-  private HttpRequest.Builder request(String path) {
-    HttpRequest.Builder b = http.request(URI.create(url + path));
-    if (authorization != null) {
-      b.header("Authorization", authorization);
-    }
-    return b;
+    return requests.post("/" + index + "/_search", JSON.writeValueAsBytes(body), what);
   }
 
   @Override

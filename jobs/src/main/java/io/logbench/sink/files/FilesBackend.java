@@ -164,6 +164,12 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
     return b.build();
   }
 
+  /** Searches by one pass over the day files, by line time and the key's JSON field. */
+  @Override
+  public FilesSearch openSearch(RunContext run) {
+    return new FilesSearch(openCounter(run), Path.of(dir));
+  }
+
   /**
    * Appends {@code batches} (from any number of source stripes, with batch ids 0, 1, 2, ...) to
    * the day files of {@code spec.dir()} in batch id order, through one operator of parallelism

@@ -71,10 +71,10 @@ public final class FilesCountReader implements CountReader {
     return new Builder();
   }
 
-  /** What a pass does with each line: its time and its id. */
-  private interface LineSink {
+  /** What a pass does with each line: its time, its id and its text. */
+  interface LineSink {
     /** Returns false to stop the pass. */
-    boolean line(long millis, long seq);
+    boolean line(long millis, long seq, String text);
   }
 
   @Override
@@ -83,7 +83,7 @@ public final class FilesCountReader implements CountReader {
     long[] counts = new long[range.n()];
     if (range.n() > 0) {
       pass(
-          (millis, seq) -> {
+          (millis, seq, text) -> {
             int k = range.indexOf(millis);
             if (k >= 0) {
               counts[k]++;
@@ -99,7 +99,7 @@ public final class FilesCountReader implements CountReader {
     List<Long> seqs = new ArrayList<>();
     if (limit > 0 && toMillis > fromMillis) {
       pass(
-          (millis, seq) -> {
+          (millis, seq, text) -> {
             if (millis >= fromMillis && millis < toMillis) {
               seqs.add(seq);
             }
@@ -109,7 +109,8 @@ public final class FilesCountReader implements CountReader {
     return seqs;
   }
 
-  private void pass(LineSink sink) throws IOException {
+  /** One pass over every line of the day files, in order. */
+  void pass(LineSink sink) throws IOException {
     long t0 = System.nanoTime();
     try {
       long position = 0;
@@ -133,7 +134,7 @@ public final class FilesCountReader implements CountReader {
               millis = lineTimes != null ? lineTimes.applyAsLong(seq) : dataset.timestampMillis(seq);
             }
             position++;
-            if (!sink.line(millis, seq)) {
+            if (!sink.line(millis, seq, line)) {
               return;
             }
           }

@@ -273,6 +273,12 @@ public final class KafkaBackend implements BackendSpec {
     return KafkaCountReader.of(this, queryTimeout, run.runId());
   }
 
+  /** Searches by one pass over the run's records, by record timestamp and key. */
+  @Override
+  public KafkaSearch openSearch(RunContext run) {
+    return new KafkaSearch(KafkaCounter.of(this, queryTimeout, run.runId()), topic, run.streams());
+  }
+
   /** How long one count pass over the topic may take ({@code query_timeout}). */
   public Duration queryTimeout() {
     return queryTimeout;

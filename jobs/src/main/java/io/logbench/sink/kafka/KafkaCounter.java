@@ -91,7 +91,13 @@ public final class KafkaCounter {
     return seqs;
   }
 
-  private void scan(Consumer<ConsumerRecord<byte[], byte[]>> each) {
+  /**
+   * Hands every committed record of the run (every record without a run id) up to the end
+   * offsets found now to {@code each}, partition by partition.
+   *
+   * @throws IllegalStateException when the topic does not exist or the pass misses its deadline
+   */
+  public void scan(Consumer<ConsumerRecord<byte[], byte[]>> each) {
     Properties p = new Properties();
     p.putAll(properties);
     p.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -282,4 +282,10 @@ public record LokiBackend(
   public LokiCountReader openCounter(RunContext run) {
     return new LokiCountReader(this, run);
   }
+
+  /** Searches in LogQL, {@code sum by (<key>) (count_over_time(...))}, the run's lines only. */
+  @Override
+  public LokiSearch openSearch(RunContext run) {
+    return new LokiSearch(this, run);
+  }
 }

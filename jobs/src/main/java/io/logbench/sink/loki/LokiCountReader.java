@@ -82,8 +82,7 @@ public final class LokiCountReader implements CountReader {
   LokiCountReader(LokiBackend spec, RunContext run) {
     this.spec = spec;
     this.selector = selector(spec, run.streams(), spec.runLabel(run));
-    String metadata = spec.runMetadata(run);
-    this.lines = metadata == null ? selector : selector + " | " + RunContext.RUN_FIELD + "=" + quote(metadata);
+    this.lines = selector + runFilter(spec, run);
     this.http = new CountQueries(
         "Loki backend '" + spec.name() + "'", "loki-count", spec.timeout(), spec.queryTimeout(), spec.requestHeaders());
   }
@@ -139,7 +138,16 @@ public final class LokiCountReader implements CountReader {
     return "{" + String.join(", ", matchers) + "}";
   }
 
-  private static String quote(String v) {
+  /**
+   * What follows the selector in the run's log selection: {@code " | logbench_run=\"<id>\""} when
+   * the run's id is structured metadata, else nothing.
+   */
+  static String runFilter(LokiBackend spec, RunContext run) {
+    String metadata = spec.runMetadata(run);
+    return metadata == null ? "" : " | " + RunContext.RUN_FIELD + "=" + quote(metadata);
+  }
+
+  static String quote(String v) {
     return "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
   }
 
@@ -266,6 +274,15 @@ public final class LokiCountReader implements CountReader {
   }
 
   private JsonNode data(byte[] body, String resultType, String what) throws IOException {
+    return data(http, body, resultType, what);
+  }
+
+  /**
+   * The {@code data} of a Loki query answer whose {@code resultType} is {@code resultType}; an
+   * answer that is not JSON, not a success or of another type is an error naming {@code what}.
+   * The searches ({@link LokiSearch}) read their matrix answers through it too.
+   */
+  static JsonNode data(CountQueries http, byte[] body, String resultType, String what) throws IOException {
     JsonNode root;
     try {
       root = JSON.readTree(body);

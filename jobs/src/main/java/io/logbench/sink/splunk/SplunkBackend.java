@@ -144,6 +144,12 @@ public record SplunkBackend(
         .build();
   }
 
+  /** Searches with {@code | tstats count ... by _time, <key>}, the run's events only. */
+  @Override
+  public SplunkSearch openSearch(RunContext run) {
+    return new SplunkSearch(openCounter(run));
+  }
+
   @Override
   public String kind() {
     return KIND;

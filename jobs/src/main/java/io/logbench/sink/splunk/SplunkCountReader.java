@@ -136,12 +136,12 @@ public final class SplunkCountReader implements CountReader {
    * indexed fields, so {@code =} filters there; a plain search would look for the value among the
    * event's raw words first, so it gets {@code ::}, the indexed-field form.
    */
-  private String runTerm(String op) {
+  String runTerm(String op) {
     return runId == null ? "" : " " + RunContext.RUN_FIELD + op + runId;
   }
 
   /** The final result rows of an export search. */
-  private List<JsonNode> export(String search, Long earliest, Long latest, String what) throws IOException {
+  List<JsonNode> export(String search, Long earliest, Long latest, String what) throws IOException {
     Map<String, String> form = new LinkedHashMap<>();
     form.put("search", search);
     if (earliest != null) {
@@ -194,7 +194,7 @@ public final class SplunkCountReader implements CountReader {
     return rows;
   }
 
-  private long time(JsonNode time, String what) throws IOException {
+  long time(JsonNode time, String what) throws IOException {
     String text = time.asText();
     try {
       if (text.matches("-?\\d+(\\.\\d+)?")) {
@@ -211,8 +211,18 @@ public final class SplunkCountReader implements CountReader {
     return BigDecimal.valueOf(millis, 3).toPlainString();
   }
 
-  private static long gcd(long a, long b) {
+  static long gcd(long a, long b) {
     return b == 0 ? a : gcd(b, a % b);
+  }
+
+  /** The index searched. */
+  String index() {
+    return index;
+  }
+
+  /** Where the searches go, for messages. */
+  String backend() {
+    return http.backend();
   }
 
   @Override

@@ -191,4 +191,10 @@ public record VictoriaLogsBackend(
   public VictoriaLogsCountReader openCounter(RunContext run) {
     return new VictoriaLogsCountReader(this, run);
   }
+
+  /** Searches in LogsQL, {@code stats by (_time:<step>, <key>) count()}, the run's rows only. */
+  @Override
+  public VictoriaLogsSearch openSearch(RunContext run) {
+    return new VictoriaLogsSearch(this, run);
+  }
 }

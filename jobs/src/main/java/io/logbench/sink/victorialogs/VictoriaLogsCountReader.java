@@ -77,7 +77,7 @@ public final class VictoriaLogsCountReader implements CountReader {
 
   VictoriaLogsCountReader(VictoriaLogsBackend spec, RunContext run) {
     this.spec = spec;
-    this.filter = runFilter(filter(spec.streamFields(run.streams()), run.streams(), spec.name()), run.runId());
+    this.filter = runFilter(spec, run);
     this.http = new CountQueries("VictoriaLogs backend '" + spec.name() + "'", "victorialogs-count",
         spec.timeout(), spec.queryTimeout(), spec.requestHeaders());
   }
@@ -121,6 +121,11 @@ public final class VictoriaLogsCountReader implements CountReader {
     return String.join(" ", parts);
   }
 
+  /** The LogsQL filter of the run's lines in {@code spec}. */
+  static String runFilter(VictoriaLogsBackend spec, RunContext run) {
+    return runFilter(filter(spec.streamFields(run.streams()), run.streams(), spec.name()), run.runId());
+  }
+
   /**
    * {@code filter} narrowed to the lines of run {@code runId}: {@code <filter>
    * logbench_run:="<id>"} (an exact match on a plain field, not a stream field, so the streams stay the dataset's);
@@ -130,7 +135,7 @@ public final class VictoriaLogsCountReader implements CountReader {
     return runId == null ? filter : filter + " " + RunContext.RUN_FIELD + ":=" + quote(runId);
   }
 
-  private static String quote(String v) {
+  static String quote(String v) {
     return "\"" + v.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 

@@ -60,8 +60,10 @@ public final class LokiEmulator extends HttpEmulator {
   static final String STEP_TOO_SMALL =
       "exceeded maximum resolution of 11,000 points per timeseries. Try increasing the value of the"
           + " step parameter";
+  /** {@code sum [by (a, b)] (count_over_time(<selection> [W] [offset D]))}: the by labels, the rest. */
   private static final Pattern COUNT_QUERY =
-      Pattern.compile("\\s*sum\\s*\\(\\s*count_over_time\\s*\\(\\s*(\\{.*)\\)\\s*\\)\\s*");
+      Pattern.compile("\\s*sum\\s*(?:by\\s*\\(\\s*([a-zA-Z_][a-zA-Z0-9_]*(?:\\s*,\\s*[a-zA-Z_][a-zA-Z0-9_]*)*)\\s*\\)\\s*)?"
+          + "\\(\\s*count_over_time\\s*\\(\\s*(\\{.*)\\)\\s*\\)\\s*");
   /** What follows a count query's selector: label filters, the range and an offset. */
   private static final Pattern RANGE = Pattern.compile("(.*?)\\s*\\[([0-9a-z]+)\\](?:\\s+offset\\s+([0-9a-z]+))?\\s*");
   /** One label filter stage of a pipeline, {@code | name op "value"}. */
@@ -115,6 +117,7 @@ public final class LokiEmulator extends HttpEmulator {
   private volatile int maxLineSize = 256 * 1024;
   private volatile Duration outOfOrderWindow = Duration.ofHours(1);
   private volatile Duration maxQueryLength = Duration.ofDays(30).plusHours(1);
+  private volatile int maxQuerySeries = 500;
   private volatile long rateBytesPerSecond;
   private volatile long burstBytes;
   private double tokens;
@@ -126,6 +129,15 @@ public final class LokiEmulator extends HttpEmulator {
       };
 
   public LokiEmulator() {}
+
+  /**
+   * {@code limits_config.max_query_series} (500, Loki's default): a metric query answering more
+   * series is refused with 400.
+   */
+  public LokiEmulator maxQuerySeries(int series) {
+    this.maxQuerySeries = series;
+    return this;
+  }
 
   /** Requires {@code X-Scope-OrgID} (401 "no org id" without it). */
   public LokiEmulator authEnabled(boolean on) {
@@ -581,7 +593,7 @@ public final class LokiEmulator extends HttpEmulator {
     Matcher q = COUNT_QUERY.matcher(text);
     String[] parts;
     try {
-      parts = q.matches() ? splitSelector(q.group(1)) : null;
+      parts = q.matches() ? splitSelector(q.group(2)) : null;
     } catch (IllegalArgumentException e) {
       parts = null;
     }
@@ -637,20 +649,70 @@ public final class LokiEmulator extends HttpEmulator {
       // The query frontend aligns start and end down to multiples of the step.
       long alignedStart = Math.floorDiv(start, step) * step;
       long alignedEnd = Math.floorDiv(end, step) * step;
-      StringBuilder values = new StringBuilder();
-      for (long t = alignedStart; t <= alignedEnd; t += step) {
-        long n = count(tenant, selector, t - offset - window, t - offset);
-        if (n > 0) {
-          values.append(values.length() == 0 ? "" : ",").append('[').append(seconds(t)).append(",\"")
-              .append(n).append("\"]");
-        }
+      List<String> by = q.group(1) == null ? List.of() : List.of(q.group(1).strip().split("\\s*,\\s*"));
+      TreeMap<String, TreeMap<Long, Long>> series =
+          rangeCounts(tenant, selector, by, alignedStart, alignedEnd, step, window, offset);
+      if (series.size() > maxQuerySeries) {
+        respondText(ex, 400, "maximum of series (" + maxQuerySeries + ") reached for a single query");
+        return;
       }
-      String result = values.length() == 0 ? "[]" : "[{\"metric\":{},\"values\":[" + values + "]}]";
-      respondJson(ex, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":" + result
-          + ",\"stats\":{}}}");
+      StringBuilder result = new StringBuilder("[");
+      for (Map.Entry<String, TreeMap<Long, Long>> s : series.entrySet()) {
+        StringBuilder values = new StringBuilder();
+        for (Map.Entry<Long, Long> point : s.getValue().entrySet()) {
+          values.append(values.length() == 0 ? "" : ",").append('[').append(seconds(point.getKey())).append(",\"")
+              .append(point.getValue()).append("\"]");
+        }
+        result.append(result.length() > 1 ? "," : "").append("{\"metric\":").append(s.getKey())
+            .append(",\"values\":[").append(values).append("]}");
+      }
+      respondJson(ex, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":"
+          + result.append(']') + ",\"stats\":{}}}");
     } catch (IllegalArgumentException e) {
       respondText(ex, 400, e.getMessage());
     }
+  }
+
+  /**
+   * The points of a range query in one pass over the stored lines: per series (the JSON of its
+   * {@code by} labels, those a line has), per point {@code t} on the grid {@code [first, last]}
+   * of {@code step}, the lines with a timestamp in {@code (t - offset - window, t - offset]};
+   * points with no line are left out, as Loki leaves them out.
+   */
+  private synchronized TreeMap<String, TreeMap<Long, Long>> rangeCounts(String tenant, List<LabelMatcher> selector,
+      List<String> by, long first, long last, long step, long window, long offset) throws IOException {
+    TreeMap<String, TreeMap<Long, Long>> out = new TreeMap<>();
+    for (Entry e : stored) {
+      long ns = e.nanos();
+      if (!e.tenant().equals(tenant) || ns <= first - offset - window || ns > last - offset) {
+        continue;
+      }
+      if (!matches(selector, e)) {
+        continue;
+      }
+      // the first point at or after ns + offset, then every point whose range still holds ns
+      long t = first + Math.max(0, ceilDiv(ns + offset - first, step)) * step;
+      String metric = null;
+      for (; t <= last && t - offset - window < ns; t += step) {
+        if (metric == null) {
+          Map<String, String> labels = e.allLabels();
+          TreeMap<String, String> m = new TreeMap<>();
+          for (String b : by) {
+            String v = labels.get(b);
+            if (v != null && !v.isEmpty()) {
+              m.put(b, v);
+            }
+          }
+          metric = JSON.writeValueAsString(m);
+        }
+        out.computeIfAbsent(metric, k -> new TreeMap<>()).merge(t, 1L, Long::sum);
+      }
+    }
+    return out;
+  }
+
+  private static long ceilDiv(long a, long b) {
+    return -Math.floorDiv(-a, b);
   }
 
   /** Lines of {@code tenant} matching {@code selector} with a timestamp in (from, to]. */

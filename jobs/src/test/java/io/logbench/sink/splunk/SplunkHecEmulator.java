@@ -57,11 +57,13 @@ import java.util.regex.Pattern;
  *       acknowledgement is off.
  *   <li>{@code GET /services/collector/health}: 200 code 17, or 503 code 18 when told unhealthy.
  *   <li>{@code POST|GET /services/search/jobs/export} with {@code search=| tstats count where
- *       index=<idx> [<field>=<value> ...] by _time span=<N><s|m|h|d>}, {@code earliest_time},
+ *       index=<idx> [<field>=<value> ...] by _time[, <field> ...] span=<N><s|m|h|d>}, {@code earliest_time},
  *       {@code latest_time}
  *       (epoch seconds or ISO 8601; [earliest, latest)), {@code output_mode=json}, basic auth:
- *       one line per non-empty bucket {@code {"preview":false,"offset":i,"result":{"_time":
- *       "2021-05-01T03:00:00.000+00:00","count":"12"}}}, {@code "lastrow":true} on the last;
+ *       one line per non-empty bucket (and, with by fields, per bucket and their values, which
+ *       are indexed fields; an event without one is not counted) {@code {"preview":false,
+ *       "offset":i,"result":{"_time":"2021-05-01T03:00:00.000+00:00"[,"status":"200"],
+ *       "count":"12"}}}, {@code "lastrow":true} on the last;
  *       buckets are [t, t + span) aligned to the epoch (UTC). No bucket, no line (tstats does not
  *       emit empty buckets): the body is then empty. tstats reads indexed fields (an event's HEC
  *       {@code fields}): {@code <field>=<value>} or {@code <field>::<value>} keeps the events whose
@@ -108,7 +110,7 @@ public final class SplunkHecEmulator implements AutoCloseable {
   private static final Pattern TSTATS =
       Pattern.compile(
           "\\s*\\|\\s*tstats\\s+count\\s+where\\s+index\\s*=\\s*\"?([^\\s\"]+?)\"?" + TERMS
-              + "\\s+by\\s+_time\\s+span\\s*=\\s*(\\d+)(s|m|h|d)\\s*",
+              + "\\s+by\\s+_time((?:\\s*,\\s*[\\w.]+)*)\\s+span\\s*=\\s*(\\d+)(s|m|h|d)\\s*",
           Pattern.CASE_INSENSITIVE);
 
   private final HttpServer server;
@@ -614,7 +616,13 @@ public final class SplunkHecEmulator implements AutoCloseable {
     }
     String index = m.group(1);
     List<Term> terms = terms(m.group(2), true);
-    long span = Long.parseLong(m.group(3)) * switch (m.group(4).toLowerCase()) {
+    List<String> by = new ArrayList<>();
+    for (String f : m.group(3).split(",")) {
+      if (!f.isBlank()) {
+        by.add(f.strip());
+      }
+    }
+    long span = Long.parseLong(m.group(4)) * switch (m.group(5).toLowerCase()) {
       case "s" -> 1L;
       case "m" -> 60L;
       case "h" -> 3600L;
@@ -629,21 +637,38 @@ public final class SplunkHecEmulator implements AutoCloseable {
       answer(ex, 400, fatal("Invalid earliest_time or latest_time."));
       return;
     }
-    TreeMap<Long, Long> buckets = new TreeMap<>();
+    // rows by bucket, then by the values of the by fields (events without one of them are left
+    // out, as tstats leaves out events without a by field)
+    TreeMap<Long, TreeMap<List<String>, Long>> buckets = new TreeMap<>();
     for (StoredEvent e : events) {
       if (e.index().equals(index) && e.timeNanos() >= earliest && e.timeNanos() < latest && matches(terms, e)) {
-        buckets.merge(Math.floorDiv(e.timeNanos(), span) * span, 1L, Long::sum);
+        List<String> values = new ArrayList<>();
+        for (String f : by) {
+          values.add(e.fields().get(f));
+        }
+        if (!values.contains(null)) {
+          buckets.computeIfAbsent(Math.floorDiv(e.timeNanos(), span) * span,
+              t -> new TreeMap<>(java.util.Comparator.comparing(List::toString))).merge(values, 1L, Long::sum);
+        }
       }
     }
+    int rows = buckets.values().stream().mapToInt(Map::size).sum();
     StringBuilder out = new StringBuilder();
     int offset = 0;
-    for (Map.Entry<Long, Long> b : buckets.entrySet()) {
+    for (Map.Entry<Long, TreeMap<List<String>, Long>> b : buckets.entrySet()) {
       String time = SPLUNK_TIME.format(Instant.ofEpochSecond(0, b.getKey()));
-      out.append("{\"preview\":false,\"offset\":").append(offset)
-          .append(offset == buckets.size() - 1 ? ",\"lastrow\":true" : "")
-          .append(",\"result\":{\"_time\":\"").append(time).append("\",\"count\":\"").append(b.getValue())
-          .append("\"}}\n");
-      offset++;
+      for (Map.Entry<List<String>, Long> group : b.getValue().entrySet()) {
+        Map<String, String> result = new LinkedHashMap<>();
+        result.put("_time", time);
+        for (int i = 0; i < by.size(); i++) {
+          result.put(by.get(i), group.getKey().get(i));
+        }
+        result.put("count", String.valueOf(group.getValue()));
+        out.append("{\"preview\":false,\"offset\":").append(offset)
+            .append(offset == rows - 1 ? ",\"lastrow\":true" : "")
+            .append(",\"result\":").append(JSON.writeValueAsString(result)).append("}\n");
+        offset++;
+      }
     }
     answer(ex, 200, out.toString());
   }

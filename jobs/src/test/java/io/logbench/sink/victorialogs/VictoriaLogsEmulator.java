@@ -29,7 +29,9 @@ import java.util.regex.Pattern;
  * more than 2 days ahead answered 200 and dropped, AccountID/ProjectID tenants, no dedup), and
  * counts through {@code /select/logsql/hits} (buckets [t, t + step) aligned to the epoch,
  * shifted by {@code offset} in either {@link OffsetConvention}, 1.26.0's by default; empty buckets
- * omitted, or answered as 0 with {@link #zeroFill}) and {@code /select/logsql/query} with {@code | stats by (_time:<step>) count() n} or
+ * omitted, or answered as 0 with {@link #zeroFill}) and {@code /select/logsql/query} with {@code | stats
+ * [by (_time:<step>, field, ...)] count() n} (one JSON line per non-empty group, {@code
+ * {"_time":"<bucket start>","field":"<value>","n":"<count>"}}, the bucket epoch-aligned) or
  * {@code | fields a, b} (JSON lines; with {@code limit=N} the N newest rows). Filters understood:
  * {@code *}, a stream filter {@code {a="b"}}, {@code field:=value}, {@code field:*} (not empty) and
  * {@code _time:[start, end)}. Every field of a row besides {@code _msg} and {@code _time} is kept
@@ -45,7 +47,7 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   private static final Pattern EXACT = Pattern.compile("([\\w.]+):=(\"(?:[^\"\\\\]|\\\\.)*\"|[^\\s|]+)");
   private static final Pattern TIME_RANGE = Pattern.compile("_time:([\\[(])([^,]+),\\s*([^)\\]]+)([)\\]])");
   private static final Pattern STATS =
-      Pattern.compile("(.*)\\|\\s*stats\\s+(?:by\\s*\\(\\s*_time:(\\w+)\\s*\\)\\s*)?count\\(\\)\\s*(?:as\\s+)?(\\w+)\\s*");
+      Pattern.compile("(.*)\\|\\s*stats\\s+(?:by\\s*\\(([^)]*)\\)\\s*)?count\\(\\)\\s*(?:as\\s+)?(\\w+)\\s*");
   private static final Pattern ANY_VALUE = Pattern.compile("([\\w.]+):\\*");
   private static final Pattern FIELDS = Pattern.compile("(.*)\\|\\s*fields\\s+([\\w.]+(?:\\s*,\\s*[\\w.]+)*)\\s*");
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d|w|y)");
@@ -368,6 +370,27 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
     return out;
   }
 
+  /**
+   * Rows per group of a {@code stats by}: the bucket start (epoch-aligned, when {@code step} is
+   * positive) then the values of {@code by} ("" for a row without the field), in order.
+   */
+  private synchronized TreeMap<List<String>, Long> groups(String tenant, Filter f, long step, List<String> by) {
+    TreeMap<List<String>, Long> out = new TreeMap<>(java.util.Comparator.comparing(List::toString));
+    for (Row r : rows) {
+      if (r.tenant().equals(tenant) && f.matches(r)) {
+        List<String> key = new ArrayList<>();
+        if (step > 0) {
+          key.add(String.valueOf(Math.floorDiv(r.nanos(), step) * step));
+        }
+        for (String b : by) {
+          key.add(b.equals("_msg") ? r.msg() : r.fields().getOrDefault(b, ""));
+        }
+        out.merge(key, 1L, Long::sum);
+      }
+    }
+    return out;
+  }
+
   private static Map<String, String> requestParams(HttpExchange ex) throws IOException {
     String form = new String(body(ex), StandardCharsets.UTF_8);
     return params(ex.getRequestURI(), form);
@@ -420,7 +443,7 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
     }
     Matcher m = STATS.matcher(p.getOrDefault("query", ""));
     if (!m.matches()) {
-      respondText(ex, 400, "the emulator answers only <filter> | stats [by (_time:<step>)] count() <name>");
+      respondText(ex, 400, "the emulator answers only <filter> | stats [by (_time:<step>, <field>, ...)] count() <name>");
       return;
     }
     try {
@@ -428,15 +451,36 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
       long to = p.containsKey("end") ? time(p.get("end")) : Long.MAX_VALUE;
       Filter f = filter(m.group(1), from, to);
       String name = m.group(3);
-      StringBuilder out = new StringBuilder();
-      if (m.group(2) == null) {
-        long n = buckets(tenant(ex), f, Long.MAX_VALUE, 0).values().stream().mapToLong(Long::longValue).sum();
-        out.append("{\"").append(name).append("\":\"").append(n).append("\"}\n");
-      } else {
-        for (Map.Entry<Long, Long> e : buckets(tenant(ex), f, duration(m.group(2)), 0).entrySet()) {
-          out.append("{\"_time\":\"").append(rfc3339(e.getKey())).append("\",\"").append(name)
-              .append("\":\"").append(e.getValue()).append("\"}\n");
+      long step = 0;
+      List<String> by = new ArrayList<>();
+      if (m.group(2) != null) {
+        for (String item : m.group(2).split(",")) {
+          String i = item.strip();
+          if (i.startsWith("_time:")) {
+            step = duration(i.substring("_time:".length()));
+          } else if (i.matches("[\\w.]+")) {
+            by.add(i);
+          } else {
+            throw new IllegalArgumentException("the emulator groups stats by _time:<step> and fields, not \"" + i + "\"");
+          }
         }
+      }
+      StringBuilder out = new StringBuilder();
+      TreeMap<List<String>, Long> groups = groups(tenant(ex), f, step, by);
+      if (groups.isEmpty() && step == 0 && by.isEmpty()) {
+        groups.put(List.of(), 0L); // stats without by answers one row, even of 0
+      }
+      for (Map.Entry<List<String>, Long> e : groups.entrySet()) {
+        Map<String, String> row = new LinkedHashMap<>();
+        List<String> key = e.getKey();
+        if (step > 0) {
+          row.put("_time", rfc3339(Long.parseLong(key.get(0))));
+        }
+        for (int i = 0; i < by.size(); i++) {
+          row.put(by.get(i), key.get(step > 0 ? i + 1 : i));
+        }
+        row.put(name, String.valueOf(e.getValue()));
+        out.append(JSON.writeValueAsString(row)).append('\n');
       }
       respond(ex, 200, "application/stream+json", out.toString().getBytes(StandardCharsets.UTF_8));
     } catch (IllegalArgumentException e) {

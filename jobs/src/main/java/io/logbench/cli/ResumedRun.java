@@ -1,0 +1,80 @@
+package io.logbench.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.logbench.job.RetainedCheckpoints;
+import io.logbench.plan.RunConfig;
+import io.logbench.plan.RunPlan;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What {@code generate --resume RUN_DIR} continues: the run's id and start from {@code
+ * RUN_DIR/run.json}, checked against the run file given, and the newest completed checkpoint in
+ * the run's checkpoint directory. Anything that does not fit is a {@link UsageException} (exit
+ * 2) that names it.
+ *
+ * @param runId the run's id, kept by the resumed job so the lines it sends belong to the same run
+ * @param runStartMillis the run's start, kept so the schedule and the ledger's windows stay put
+ * @param checkpoint the checkpoint the job restarts from
+ * @param runJson run.json as the killed run left it
+ */
+record ResumedRun(String runId, long runStartMillis, RetainedCheckpoints.Checkpoint checkpoint, JsonNode runJson) {
+
+  /**
+   * Reads {@code runDir}'s run.json, checks it is a run of {@code config} ({@code file}), and
+   * finds the checkpoint to resume from in {@code checkpointDir}.
+   */
+  static ResumedRun of(Path runDir, Path file, RunConfig config, RunPlan plan, Path checkpointDir)
+      throws IOException {
+    Path runJsonFile = runDir.resolve("run.json");
+    if (!Files.isRegularFile(runJsonFile)) {
+      throw new UsageException("--resume " + runDir + ": " + runJsonFile + " does not exist; expected the run"
+          + " directory of a generate run that was stopped before its end.");
+    }
+    JsonNode run;
+    try {
+      run = new ObjectMapper().readTree(runJsonFile.toFile());
+    } catch (IOException e) {
+      throw new UsageException("--resume " + runDir + ": " + runJsonFile + " is not readable JSON ("
+          + e.getMessage() + ").");
+    }
+    List<String> wrong = new ArrayList<>();
+    check(wrong, run, "name", config.name());
+    check(wrong, run, "firstIndex", plan.firstIndex());
+    check(wrong, run, "lines", plan.lines());
+    check(wrong, run, "windowMillis", config.window().toMillis());
+    check(wrong, run, "zone", config.zone().getId());
+    if (!run.path("runId").isTextual() || !run.path("runStartMillis").canConvertToLong()) {
+      wrong.add("it has no runId and runStartMillis (a run from before run ids)");
+    }
+    if (!wrong.isEmpty()) {
+      throw new UsageException("--resume " + runDir + ": " + runJsonFile + " is not a run of " + file + ": "
+          + String.join("; ", wrong) + ". Resume a run with the run file it was started with.");
+    }
+    if (run.hasNonNull("finishedMillis") && !run.hasNonNull("stopped")) {
+      throw new UsageException("--resume " + runDir + ": run " + run.get("runId").asText() + " finished (run.json"
+          + " has finishedMillis); there is nothing left to send.");
+    }
+    var checkpoint = RetainedCheckpoints.latest(checkpointDir);
+    if (checkpoint.isEmpty()) {
+      throw new UsageException("--resume " + runDir + ": " + checkpointDir + " holds no completed checkpoint (a"
+          + " chk-N directory with " + RetainedCheckpoints.METADATA + "); the run ended before its first"
+          + " checkpoint, or its end (a whole run, or a clean stop) removed them: start it again without --resume.");
+    }
+    return new ResumedRun(run.get("runId").asText(), run.get("runStartMillis").asLong(), checkpoint.get(), run);
+  }
+
+  private static void check(List<String> wrong, JsonNode run, String field, Object expected) {
+    JsonNode v = run.get(field);
+    Object actual = v == null || v.isNull() ? null : v.isNumber() ? (Object) v.asLong() : v.asText();
+    Object want = expected instanceof Number n ? (Object) n.longValue() : expected;
+    if (!Objects.equals(actual, want)) {
+      wrong.add(field + " is " + (actual == null ? "missing" : actual) + " there but " + want + " in the run file");
+    }
+  }
+}
