@@ -1,16 +1,22 @@
 package io.logbench.http;
 
 import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.JdkSslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 import java.io.File;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Builds the client TLS context of a transport from its {@link TlsSettings}. */
+/**
+ * Builds the client TLS context of a transport from its {@link TlsSettings}, and the same trust
+ * and keys as a JDK {@link SSLContext} for the JDK HttpClient of count reads and searches.
+ */
 final class Tls {
 
   private static final Logger LOG = LoggerFactory.getLogger(Tls.class);
@@ -21,7 +27,19 @@ final class Tls {
   private Tls() {}
 
   static SslContext clientContext(TlsSettings tls, String name) {
-    SslContextBuilder b = SslContextBuilder.forClient();
+    return build(tls, name, SslContextBuilder.forClient());
+  }
+
+  /**
+   * The same trust and keys for the JDK HttpClient. Netty reads the PEM files, so both clients
+   * accept the same files; with {@code insecure} its trust manager is an extended one, which the
+   * JDK does not wrap with a host name check.
+   */
+  static SSLContext jdkContext(TlsSettings tls, String name) {
+    return ((JdkSslContext) build(tls, name, SslContextBuilder.forClient().sslProvider(SslProvider.JDK))).context();
+  }
+
+  private static SslContext build(TlsSettings tls, String name, SslContextBuilder b) {
     if (tls.insecure()) {
       if (WARNED.add(name)) {
         LOG.warn("TLS VERIFICATION IS OFF for {} (tls.insecure: true): any server certificate is trusted and its "

@@ -6,6 +6,7 @@ import io.logbench.dataset.StreamCatalog;
 import io.logbench.http.BasicAuth;
 import io.logbench.http.HttpClients;
 import io.logbench.http.HttpUrls;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
@@ -68,17 +69,17 @@ import org.slf4j.LoggerFactory;
  */
 public record ElasticsearchBackend(
     String kind, String name, String url, String index, BasicAuth auth, Refresh refresh, Duration timeout,
-    Duration queryTimeout, io.logbench.http.TlsSettings tls)
+    Duration queryTimeout, TlsSettings tls)
     implements BackendSpec {
 
   public ElasticsearchBackend {
-    tls = tls == null ? io.logbench.http.TlsSettings.DEFAULT : tls;
+    tls = tls == null ? TlsSettings.DEFAULT : tls;
   }
 
   /** A backend that trusts the JDK's CAs over https. */
   public ElasticsearchBackend(String kind, String name, String url, String index, BasicAuth auth, Refresh refresh,
       Duration timeout, Duration queryTimeout) {
-    this(kind, name, url, index, auth, refresh, timeout, queryTimeout, io.logbench.http.TlsSettings.DEFAULT);
+    this(kind, name, url, index, auth, refresh, timeout, queryTimeout, TlsSettings.DEFAULT);
   }
 
   private static final long serialVersionUID = 1L;
@@ -125,7 +126,7 @@ public record ElasticsearchBackend(
     Refresh refresh =
         "wait_for".equals(block.choice("refresh", "none", "none", "wait_for")) ? Refresh.WAIT_FOR : Refresh.NONE;
     return new ElasticsearchBackend(common.kind(), common.name(), url, index, auth, refresh, common.timeout(),
-        common.queryTimeout(), io.logbench.http.TlsSettings.parse(block));
+        common.queryTimeout(), TlsSettings.parse(block));
   }
 
   /** Counts back, the run's documents only; ids are the documents' {@code seq} fields. */
@@ -143,7 +144,8 @@ public record ElasticsearchBackend(
   @Override
   public BatchSender open(RunContext run) {
     String authorization = authorization();
-    try (HttpClients http = new HttpClients("elasticsearch-ensure-index", ElasticsearchSender.DEFAULT_CONNECT_TIMEOUT)) {
+    try (HttpClients http = new HttpClients(
+        "elasticsearch-ensure-index", ElasticsearchSender.DEFAULT_CONNECT_TIMEOUT, tls, "backend " + name)) {
       ensureIndex(http.client(), url, index, authorization, ENSURE_TIMEOUT);
     } catch (IOException e) {
       // Not fatal: the first bulk then creates the index with dynamic mapping (millisecond dates).
@@ -162,7 +164,7 @@ public record ElasticsearchBackend(
   @Override
   public ElasticsearchCountReader openCounter(RunContext run) {
     ElasticsearchCountReader.Builder b = ElasticsearchCountReader.builder().url(url).index(index)
-        .runId(run.runId()).requestTimeout(queryTimeout);
+        .runId(run.runId()).requestTimeout(queryTimeout).tls(tls);
     String authorization = authorization();
     if (authorization != null) {
       b.authorization(authorization);
@@ -174,7 +176,7 @@ public record ElasticsearchBackend(
   @Override
   public ElasticsearchSearch openSearch(RunContext run) {
     return new ElasticsearchSearch(url, index, run.runId(), authorization(), queryTimeout,
-        ElasticsearchSearch.DEFAULT_MAX_BUCKETS);
+        ElasticsearchSearch.DEFAULT_MAX_BUCKETS, tls);
   }
 
   /** The basic-auth header value, or null without a user (a secret: never logged). */

@@ -3,6 +3,7 @@ package io.logbench.sink.elasticsearch;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.http.HttpTransport;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.elasticsearch.ElasticsearchBackend.Refresh;
@@ -115,7 +116,7 @@ public final class ElasticsearchSender implements BatchSender {
     private Refresh refresh = Refresh.NONE;
     private String authorization;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
-    private io.logbench.http.TlsSettings tls = io.logbench.http.TlsSettings.DEFAULT;
+    private TlsSettings tls = TlsSettings.DEFAULT;
     private String name = "Elasticsearch";
 
     private Builder() {}
@@ -162,7 +163,7 @@ public final class ElasticsearchSender implements BatchSender {
     }
 
     /** How to trust an https URL (default: the JDK's CAs). */
-    public Builder tls(io.logbench.http.TlsSettings tls) {
+    public Builder tls(TlsSettings tls) {
       this.tls = tls;
       return this;
     }

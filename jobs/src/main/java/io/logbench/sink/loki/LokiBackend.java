@@ -5,6 +5,7 @@ import io.logbench.config.ConfigNode;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.http.BasicAuth;
 import io.logbench.http.HttpUrls;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
@@ -57,7 +58,7 @@ public record LokiBackend(
     Duration timeout,
     Duration queryTimeout,
     RunIdMode runId,
-    io.logbench.http.TlsSettings tls)
+    TlsSettings tls)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -108,13 +109,13 @@ public record LokiBackend(
   public LokiBackend {
     labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
     java.util.Objects.requireNonNull(runId, "runId");
-    tls = tls == null ? io.logbench.http.TlsSettings.DEFAULT : tls;
+    tls = tls == null ? TlsSettings.DEFAULT : tls;
   }
 
   /** A backend that trusts the JDK's CAs over https. */
   public LokiBackend(String name, URI url, Format format, String tenant, Map<String, String> labels, BasicAuth auth,
       Duration timeout, Duration queryTimeout, RunIdMode runId) {
-    this(name, url, format, tenant, labels, auth, timeout, queryTimeout, runId, io.logbench.http.TlsSettings.DEFAULT);
+    this(name, url, format, tenant, labels, auth, timeout, queryTimeout, runId, TlsSettings.DEFAULT);
   }
 
   /** A backend with the run's id as structured metadata ({@link #DEFAULT_RUN_ID}). */
@@ -155,7 +156,7 @@ public record LokiBackend(
     RunIdMode runId = java.util.Arrays.stream(RunIdMode.values()).filter(m -> m.key().equals(mode)).findFirst()
         .orElseThrow();
     return new LokiBackend(common.name(), url, format, tenant, labels, auth, common.timeout(), common.queryTimeout(),
-        runId, io.logbench.http.TlsSettings.parse(block));
+        runId, TlsSettings.parse(block));
   }
 
   static URI url(ConfigNode block) {

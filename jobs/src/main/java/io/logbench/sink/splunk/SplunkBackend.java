@@ -6,6 +6,7 @@ import io.logbench.config.SecretRef;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.http.BasicAuth;
 import io.logbench.http.HttpUrls;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
@@ -64,11 +65,11 @@ public record SplunkBackend(
     BasicAuth searchAuth,
     Duration timeout,
     Duration queryTimeout,
-    io.logbench.http.TlsSettings tls)
+    TlsSettings tls)
     implements BackendSpec {
 
   public SplunkBackend {
-    tls = tls == null ? io.logbench.http.TlsSettings.DEFAULT : tls;
+    tls = tls == null ? TlsSettings.DEFAULT : tls;
   }
 
   /** A backend that trusts the JDK's CAs over https. */
@@ -76,7 +77,7 @@ public record SplunkBackend(
       String host, boolean ack, Duration ackTimeout, Duration ackPoll, String searchUrl, BasicAuth searchAuth,
       Duration timeout, Duration queryTimeout) {
     this(name, url, token, index, source, sourcetype, host, ack, ackTimeout, ackPoll, searchUrl, searchAuth, timeout,
-        queryTimeout, io.logbench.http.TlsSettings.DEFAULT);
+        queryTimeout, TlsSettings.DEFAULT);
   }
 
   private static final long serialVersionUID = 1L;
@@ -112,7 +113,7 @@ public record SplunkBackend(
             : HttpUrls.baseUrl(block, "search_url", "https://127.0.0.1:8089");
     BasicAuth searchAuth = BasicAuth.parse(block, "search_user", "search_password_env", "search_password_file");
     return new SplunkBackend(common.name(), url, token, index, source, sourcetype, host, ack, ackTimeout, ackPoll,
-        searchUrl, searchAuth, common.timeout(), common.queryTimeout(), io.logbench.http.TlsSettings.parse(block));
+        searchUrl, searchAuth, common.timeout(), common.queryTimeout(), TlsSettings.parse(block));
   }
 
   /** {@code url} with Splunk's management port, 8089. */
@@ -141,6 +142,7 @@ public record SplunkBackend(
         .runId(run.runId())
         .credentials(searchAuth.user(), searchAuth.password().resolve())
         .requestTimeout(queryTimeout)
+        .tls(tls)
         .build();
   }
 

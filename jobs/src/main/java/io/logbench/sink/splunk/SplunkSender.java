@@ -3,6 +3,7 @@ package io.logbench.sink.splunk;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.http.HttpTransport;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.http.BodyPool;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
@@ -158,7 +159,7 @@ public final class SplunkSender implements BatchSender {
     private Duration ackPoll = SplunkBackend.DEFAULT_ACK_POLL;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private String channel = UUID.randomUUID().toString();
-    private io.logbench.http.TlsSettings tls = io.logbench.http.TlsSettings.DEFAULT;
+    private TlsSettings tls = TlsSettings.DEFAULT;
     private String name = "Splunk HEC";
 
     private Builder() {}
@@ -226,7 +227,7 @@ public final class SplunkSender implements BatchSender {
     }
 
     /** How to trust an https URL (default: the JDK's CAs). */
-    public Builder tls(io.logbench.http.TlsSettings tls) {
+    public Builder tls(TlsSettings tls) {
       this.tls = tls;
       return this;
     }

@@ -6,6 +6,7 @@ import io.logbench.config.Durations;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.http.BasicAuth;
 import io.logbench.http.HttpUrls;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
@@ -51,7 +52,7 @@ public record VictoriaLogsBackend(
     BasicAuth auth,
     Duration timeout,
     Duration queryTimeout,
-    io.logbench.http.TlsSettings tls)
+    TlsSettings tls)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -66,13 +67,13 @@ public record VictoriaLogsBackend(
 
   public VictoriaLogsBackend {
     streamFields = streamFields == null ? null : List.copyOf(streamFields);
-    tls = tls == null ? io.logbench.http.TlsSettings.DEFAULT : tls;
+    tls = tls == null ? TlsSettings.DEFAULT : tls;
   }
 
   /** A backend that trusts the JDK's CAs over https. */
   public VictoriaLogsBackend(String name, URI url, String accountId, String projectId, List<String> streamFields,
       Duration retention, BasicAuth auth, Duration timeout, Duration queryTimeout) {
-    this(name, url, accountId, projectId, streamFields, retention, auth, timeout, queryTimeout, io.logbench.http.TlsSettings.DEFAULT);
+    this(name, url, accountId, projectId, streamFields, retention, auth, timeout, queryTimeout, TlsSettings.DEFAULT);
   }
 
   /** Reads the keys of a {@code kind: victorialogs} block. */
@@ -98,7 +99,7 @@ public record VictoriaLogsBackend(
     Duration retention = block.duration("retention", DEFAULT_RETENTION, false);
     BasicAuth auth = BasicAuth.parse(block);
     return new VictoriaLogsBackend(common.name(), url, account, project, fields, retention, auth, common.timeout(),
-        common.queryTimeout(), io.logbench.http.TlsSettings.parse(block));
+        common.queryTimeout(), TlsSettings.parse(block));
   }
 
   private static String tenantId(ConfigNode block, String key) {

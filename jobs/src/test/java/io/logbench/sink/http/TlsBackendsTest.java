@@ -22,6 +22,8 @@ import io.logbench.sink.elasticsearch.ElasticsearchBackend;
 import io.logbench.sink.loki.LokiBackend;
 import io.logbench.sink.splunk.SplunkBackend;
 import io.logbench.sink.victorialogs.VictoriaLogsBackend;
+import io.logbench.count.CountReader;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
@@ -30,8 +32,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The {@code tls} block of every HTTP backend: read with clear errors, and used by each sender
- * against an https server whose CA the test makes ({@link TlsTestServer}).
+ * The {@code tls} block of every HTTP backend: read with clear errors, and used by each sender and
+ * each count reader against an https server whose CA the test makes ({@link TlsTestServer}).
  */
 class TlsBackendsTest {
 
@@ -77,6 +79,33 @@ class TlsBackendsTest {
     assertThat(sendOne(ElasticsearchBackend.TYPE, "kind: elasticsearch\n").kind()).isEqualTo(SendResult.Kind.ACCEPTED);
     assertThat(sendOne(SplunkBackend.TYPE, "kind: splunk\ntoken_file: " + token + "\n"))
         .isEqualTo(SendResult.accepted(5, 200));
+  }
+
+  /**
+   * Requests the server got while {@code type}'s count reader counted one window; its answers are
+   * not count answers, so the read itself may fail once the request has arrived.
+   */
+  private static int countRequests(BackendType type, String yaml) throws Exception {
+    BackendSpec spec = Specs.parse(type, block(yaml + "url: " + server.url() + "\n"));
+    int before = server.requests();
+    try (CountReader r = spec.openCounter(RunContext.of(STREAMS))) {
+      r.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 1000, 1000);
+    } catch (IOException e) {
+      // the answer is not a count: what matters is whether the request got through TLS
+    }
+    return server.requests() - before;
+  }
+
+  @Test
+  void everyHttpCountReaderReadsOverHttpsTrustingTheCaFile() throws Exception {
+    Path password = Files.writeString(dir.resolve("search-password"), "secret");
+    String splunk = "kind: splunk\ntoken_file: " + token + "\nsearch_url: " + server.url() + "\nsearch_user: u\n"
+        + "search_password_file: " + password + "\n";
+    for (var c : java.util.Map.of(LokiBackend.TYPE, "kind: loki\n", VictoriaLogsBackend.TYPE, "kind: victorialogs\n",
+        ElasticsearchBackend.TYPE, "kind: elasticsearch\n", SplunkBackend.TYPE, splunk).entrySet()) {
+      assertThat(countRequests(c.getKey(), c.getValue() + tlsBlock())).as(c.getValue()).isPositive();
+      assertThat(countRequests(c.getKey(), c.getValue())).as(c.getValue() + " without ca_file").isZero();
+    }
   }
 
   @Test
