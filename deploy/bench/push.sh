@@ -11,6 +11,7 @@
 # Environment (defaults in brackets):
 #   JAR [jobs/target/logbench.jar]   the logbench jar to measure (e.g. an older build's copy)
 #   SERVER_JAR [jobs/target/logbench.jar]  the jar whose Netty the discard server runs on
+#   TEST_CLASSES [jobs/target/test-classes]  where DiscardHttpServer's class is (e.g. a copy)
 #   DURATION [60]                    seconds of each run's schedule (the idle run's too)
 #   FORMATS [loki-json loki-protobuf victorialogs elasticsearch splunk]
 #   SIZES ["100:100000 1000:300000"] lines a request : target lines/s
@@ -23,6 +24,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 jar="${JAR:-$root/jobs/target/logbench.jar}"
 server_jar="${SERVER_JAR:-$root/jobs/target/logbench.jar}"
+test_classes="${TEST_CLASSES:-$root/jobs/target/test-classes}"
 duration="${DURATION:-60}"
 formats="${FORMATS:-loki-json loki-protobuf victorialogs elasticsearch splunk}"
 sizes="${SIZES:-100:100000 1000:300000}"
@@ -33,12 +35,12 @@ java_opts="${JAVA_OPTS:--Xmx1g}"
 out="${OUT:-$root/target/push-bench}"
 mkdir -p "$out"
 
-for f in "$jar" "$server_jar" "$root/jobs/target/test-classes/io/logbench/bench/DiscardHttpServer.class"; do
+for f in "$jar" "$server_jar" "$test_classes/io/logbench/bench/DiscardHttpServer.class"; do
   [[ -e "$f" ]] || { echo "push.sh: $f is missing; build first: mvn -B -ntp -q -DskipTests package" >&2; exit 2; }
 done
 
 rm -f "$out/port"
-java -Xmx256m -cp "$root/jobs/target/test-classes:$server_jar" io.logbench.bench.DiscardHttpServer "$out/port" "$out/rates" \
+java -Xmx256m -cp "$test_classes:$server_jar" io.logbench.bench.DiscardHttpServer "$out/port" "$out/rates" \
   2> "$out/server.log" &
 server=$!
 trap 'kill "$server" 2>/dev/null || true' EXIT

@@ -7,7 +7,11 @@ samples /proc/<pid>/stat (utime + stime) and /proc/<pid>/status (Threads) every 
 process ends, and writes one JSON object: CPU seconds (the last /proc sample, and the exact
 figure from wait4 as a cross-check), the run's lines and requests (its summary.csv), the threads
 started after warm-up (from the first Flink source thread's start + 5 s to the schedule's end),
-and the most threads seen at once.
+and the most threads seen at once; the CPU a minute while the schedule runs (the slope of the
+samples from 20 s after the run's start to 5 s before its end, so JVM start, MiniCluster start and
+shutdown are left out: for the idle run, what an idle embedded run costs a minute); and the heap
+left after each GC (JFR jdk.GCHeapSummary), at the start and the end of the schedule, to see
+whether it grows.
 """
 import argparse
 import csv
@@ -57,19 +61,40 @@ def parse_time(s):
     return t + float("0." + frac)
 
 
+def gc_heap_after(jfr_file):
+    """(epoch seconds, heap used bytes) after each GC."""
+    out = subprocess.run(["jfr", "print", "--json", "--events", "jdk.GCHeapSummary", jfr_file],
+                         capture_output=True, text=True, check=True).stdout
+    return sorted((parse_time(e["values"]["startTime"]), e["values"]["heapUsed"])
+                  for e in json.loads(out)["recording"]["events"] if e["values"].get("when") == "After GC")
+
+
+def slope_per_min(samples, t0, t1):
+    """Least-squares CPU-seconds a minute of the (time, cpu) samples within [t0, t1]."""
+    pts = [(t, c) for t, c in samples if t0 <= t <= t1]
+    if len(pts) < 3:
+        return None
+    mt = sum(t for t, _ in pts) / len(pts)
+    mc = sum(c for _, c in pts) / len(pts)
+    den = sum((t - mt) ** 2 for t, _ in pts)
+    return None if den == 0 else 60 * sum((t - mt) * (c - mc) for t, c in pts) / den
+
+
 def run_one(a):
     os.makedirs(a.run_dir, exist_ok=True)
     jfr_file = os.path.join(a.run_dir, "threads.jfr")
     cmd = ["java"] + a.java_opts.split() + [
-        f"-XX:StartFlightRecording:settings=none,+jdk.ThreadStart#enabled=true,filename={jfr_file}",
+        f"-XX:StartFlightRecording:settings=none,+jdk.ThreadStart#enabled=true,+jdk.GCHeapSummary#enabled=true,"
+        f"filename={jfr_file}",
         "-Xlog:jfr+startup=warning", "-jar", a.jar, "generate", a.run_file, "--run-dir", a.run_dir]
     log = open(os.path.join(a.run_dir, "generate.log"), "w")
     started = time.time()
     p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-    cpu, peak = 0.0, 0
+    cpu, peak, samples = 0.0, 0, []
     while True:
         try:
             cpu = proc_cpu(p.pid)
+            samples.append((time.time(), cpu))
             peak = max(peak, proc_threads(p.pid))
         except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
             pass
@@ -97,11 +122,20 @@ def run_one(a):
             if "Dataset run starts at" in line:
                 run_start_ms = int(line.split("Dataset run starts at")[1].split()[0])
     first, last = (seconds[0][0], seconds[-1][0]) if seconds else (started, ended)
-    t0, t1 = first + WARMUP_S, last  # steady: after warm-up, up to the start of the last second
+    # steady: after warm-up, up to the start of the last second. Warm-up counts from the later of
+    # the first request (a preflight count may come before the job) and the schedule's start, so
+    # the job's own start-up threads (one OutputFlusher per task, timers, ...) stay outside.
+    sched0 = started if run_start_ms is None else run_start_ms / 1000
+    t0, t1 = max(first, sched0) + WARMUP_S, last
     steady = [n for t, n in starts if t0 <= t < t1]
     steady_requests = sum(n for sec, n in seconds if t0 <= sec < t1)
     window_s = max(0.0, t1 - t0)
     end_lag = None if run_start_ms is None else (last + 1) - (run_start_ms / 1000 + a.duration)
+    cpu_min = slope_per_min(samples, sched0 + 20, sched0 + a.duration - 5)
+    heap = [(t, b) for t, b in gc_heap_after(jfr_file) if sched0 <= t <= sched0 + a.duration]
+    third = a.duration / 3
+    heap_first = [b for t, b in heap if t < sched0 + third]
+    heap_last = [b for t, b in heap if t >= sched0 + 2 * third]
     result = {
         "name": a.name, "exit": code, "cpu_proc_s": round(cpu, 2), "cpu_wait4_s": round(exact, 2),
         "lines": lines, "acked": acked, "requests": requests, "max_ms": float(row["max_ms"]),
@@ -110,6 +144,10 @@ def run_one(a):
         "steady_window_s": round(window_s, 1), "steady_requests": steady_requests,
         "request_seconds": len(seconds), "end_lag_s": end_lag, "steady_thread_names": sorted(set(n.rstrip("0123456789") for n in steady))[:10],
         "peak_threads": peak,
+        "cpu_s_per_min_scheduled": None if cpu_min is None else round(cpu_min, 2),
+        "gcs_in_schedule": len(heap),
+        "heap_after_gc_mb_first_third": round(max(heap_first) / 2**20, 1) if heap_first else None,
+        "heap_after_gc_mb_last_third": round(max(heap_last) / 2**20, 1) if heap_last else None,
     }
     with open(a.out, "w") as f:
         json.dump(result, f)
@@ -120,11 +158,12 @@ def table(a):
     idle = json.load(open(a.idle))
     print(f"\nidle run: {idle['cpu_proc_s']:.1f} CPU-s over {idle['duration_s']} s of schedule "
           f"({idle['cpu_proc_s'] / idle['duration_s'] * 60:.1f} CPU-s a minute, JVM start and stop included), "
-          f"{idle['lines']} lines, {idle['threads_started_total']} threads started")
+          f"{idle['lines']} lines, {idle['threads_started_total']} threads started; "
+          f"{idle.get('cpu_s_per_min_scheduled')} CPU-s a minute while the schedule ran (start and stop left out)")
     print("| run | lines | requests | CPU-s | lines/CPU-s total | lines/CPU-s marginal | cores over idle "
           "| threads started/request (steady) | peak threads | target lines/s | steady lines/s | last request vs schedule end "
-          "| failures |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "| heap after GC, MB (first → last third) | failures |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
     for path in sorted(glob.glob(os.path.join(a.table, "*.json"))):
         r = json.load(open(path))
         if r["name"] == "idle":
@@ -141,6 +180,7 @@ def table(a):
         print(f"| {r['name']} | {lines:,} | {r['requests']:,} | {cpu:.1f} | {lines / cpu:,.0f} | {marginal:,.0f} "
               f"| {marginal_cpu / r['duration_s']:.3f} | {tpr:.4f} ({r['threads_started_steady']} in "
               f"{steady_requests:,}) | {r['peak_threads']} | {target:,.0f} | {steady_rate:,.0f} | {lag} "
+              f"| {r.get('heap_after_gc_mb_first_third')} → {r.get('heap_after_gc_mb_last_third')} "
               f"| {r['failures'] or '-'} |")
     print("\nsteady: from 5 s after the first request to the last second with requests (the discard server's "
           "per-second counts); steady lines/s counts the requests the server got then. last request vs schedule end: "
