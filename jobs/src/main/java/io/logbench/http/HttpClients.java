@@ -8,7 +8,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An HTTP/1.1 client on its own daemon threads, so a sender can release them on close (Java 17's
- * HttpClient has no shutdown of its own).
+ * HttpClient has no shutdown of its own), trusting https servers as a backend's {@code tls} block
+ * says (the same {@link TlsSettings} as its sender's {@link HttpTransport}).
  */
 public final class HttpClients implements AutoCloseable {
 
@@ -16,6 +17,14 @@ public final class HttpClients implements AutoCloseable {
   private final HttpClient client;
 
   public HttpClients(String threadPrefix, Duration connectTimeout) {
+    this(threadPrefix, connectTimeout, TlsSettings.DEFAULT, threadPrefix);
+  }
+
+  /**
+   * @param tls how to trust https servers and which client certificate to show
+   * @param name what the client talks to, for TLS messages (e.g. {@code backend loki})
+   */
+  public HttpClients(String threadPrefix, Duration connectTimeout, TlsSettings tls, String name) {
     AtomicInteger n = new AtomicInteger();
     this.executor =
         Executors.newCachedThreadPool(
@@ -24,12 +33,15 @@ public final class HttpClients implements AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    this.client =
+    HttpClient.Builder b =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(connectTimeout)
-            .executor(executor)
-            .build();
+            .executor(executor);
+    if (!tls.isDefault()) {
+      b.sslContext(Tls.jdkContext(tls, name));
+    }
+    this.client = b.build();
   }
 
   public HttpClient client() {

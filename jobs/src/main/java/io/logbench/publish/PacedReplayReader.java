@@ -184,7 +184,8 @@ final class PacedReplayReader implements SourceReader<ReplayLine, KafkaPartition
       if (more != watched) {
         // one callback per future of the Kafka reader, however often this reader waits on it
         watched = more;
-        more.thenRun(this::wake);
+        // run by the thread that completes it (Kafka's fetcher), named so: waking is one complete()
+        more.thenRunAsync(this::wake, Runnable::run);
       }
     }
     if (delayNanos >= 0) {

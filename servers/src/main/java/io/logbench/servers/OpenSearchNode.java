@@ -25,6 +25,9 @@ public final class OpenSearchNode implements AutoCloseable {
   /** How long the node may take to report a yellow cluster. */
   static final Duration READY_TIMEOUT = Duration.ofSeconds(90);
 
+  /** OpenSearch's switch for setting Netty's processor count (see {@link #start}). */
+  private static final String NETTY_PROCESSORS = "opensearch.set.netty.runtime.available.processors";
+
   private final Node node;
   private final Path home;
   private final String url;
@@ -43,6 +46,12 @@ public final class OpenSearchNode implements AutoCloseable {
    */
   public static OpenSearchNode start(Path home, int httpPort) throws Exception {
     long t0 = System.nanoTime();
+    // OpenSearch fixes Netty's processor count once per JVM and refuses to start when something
+    // else used Netty first (logbench's HTTP transport does, in the test JVM): Netty then keeps the
+    // count it read from the JVM, which is what OpenSearch would have set anyway.
+    if (System.getProperty(NETTY_PROCESSORS) == null) {
+      System.setProperty(NETTY_PROCESSORS, "false");
+    }
     int http = httpPort == 0 ? Ports.free() : httpPort;
     Settings settings =
         Settings.builder()

@@ -2,6 +2,7 @@ package io.logbench.count.internal;
 
 import io.logbench.count.CountReader.QueryStats;
 import io.logbench.http.HttpClients;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.http.HttpAnswers;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -59,10 +60,21 @@ public final class CountQueries implements AutoCloseable {
   public CountQueries(
       String backend, String threadPrefix, Duration connectTimeout, Duration requestTimeout,
       Map<String, String> headers) {
+    this(backend, threadPrefix, connectTimeout, requestTimeout, headers, TlsSettings.DEFAULT);
+  }
+
+  /**
+   * @param backend what the requests go to, for messages (e.g. {@code Loki backend 'loki'})
+   * @param headers headers sent with every request (values may be secrets: never printed)
+   * @param tls the backend's {@code tls} block, so reads trust the same servers as its sender
+   */
+  public CountQueries(
+      String backend, String threadPrefix, Duration connectTimeout, Duration requestTimeout,
+      Map<String, String> headers, TlsSettings tls) {
     this.backend = backend;
     this.requestTimeout = requestTimeout;
     this.headers = new LinkedHashMap<>(headers);
-    this.http = new HttpClients(threadPrefix, connectTimeout);
+    this.http = new HttpClients(threadPrefix, connectTimeout, tls, backend);
   }
 
   /** A request builder for {@code uri} with this reader's timeout and fixed headers. */

@@ -146,8 +146,9 @@ public final class Deliverer {
       } catch (RuntimeException e) {
         f = CompletableFuture.failedFuture(e);
       }
-      f.whenComplete(
-          (r, e) -> timer.execute(() -> {
+      // the answer hops onto the delivery thread, explicitly: no stage runs on an implicit executor
+      f.whenCompleteAsync(
+          (r, e) -> {
             if (e != null || r == null) {
               if (!answered[0] && !finished) {
                 answered[0] = true;
@@ -160,7 +161,8 @@ public final class Deliverer {
               return;
             }
             answer(attempt, answered, timeout, part, map, r);
-          }));
+          },
+          timer::execute);
     }
 
     private void answer(int attempt, boolean[] answered, DeliveryTimer.Cancellable timeout,

@@ -6,6 +6,7 @@ import io.logbench.dataset.StreamCatalog;
 import io.logbench.http.BasicAuth;
 import io.logbench.http.HttpClients;
 import io.logbench.http.HttpUrls;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
@@ -63,11 +64,23 @@ import org.slf4j.LoggerFactory;
  * @param refresh refresh policy of each bulk request
  * @param timeout request timeout of bulk requests
  * @param queryTimeout request timeout of count queries
+ * @param tls how to trust an https URL and which client certificate to show (the {@code tls} block;
+ *     senders only)
  */
 public record ElasticsearchBackend(
     String kind, String name, String url, String index, BasicAuth auth, Refresh refresh, Duration timeout,
-    Duration queryTimeout)
+    Duration queryTimeout, TlsSettings tls)
     implements BackendSpec {
+
+  public ElasticsearchBackend {
+    tls = tls == null ? TlsSettings.DEFAULT : tls;
+  }
+
+  /** A backend that trusts the JDK's CAs over https. */
+  public ElasticsearchBackend(String kind, String name, String url, String index, BasicAuth auth, Refresh refresh,
+      Duration timeout, Duration queryTimeout) {
+    this(kind, name, url, index, auth, refresh, timeout, queryTimeout, TlsSettings.DEFAULT);
+  }
 
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchBackend.class);
@@ -90,7 +103,7 @@ public record ElasticsearchBackend(
   public static final String DEFAULT_NAME = "elasticsearch";
 
   public static final BackendType TYPE = new BackendType(List.of("elasticsearch", "opensearch"), DEFAULT_NAME,
-      List.of("url", "index", "user", "password_env", "password_file", "refresh"), ElasticsearchBackend::parse);
+      List.of("url", "index", "user", "password_env", "password_file", "refresh", "tls"), ElasticsearchBackend::parse);
   public static final String DEFAULT_INDEX = "logbench";
 
   /** What a bulk request asks about visibility before it answers. */
@@ -113,7 +126,7 @@ public record ElasticsearchBackend(
     Refresh refresh =
         "wait_for".equals(block.choice("refresh", "none", "none", "wait_for")) ? Refresh.WAIT_FOR : Refresh.NONE;
     return new ElasticsearchBackend(common.kind(), common.name(), url, index, auth, refresh, common.timeout(),
-        common.queryTimeout());
+        common.queryTimeout(), TlsSettings.parse(block));
   }
 
   /** Counts back, the run's documents only; ids are the documents' {@code seq} fields. */
@@ -131,7 +144,8 @@ public record ElasticsearchBackend(
   @Override
   public BatchSender open(RunContext run) {
     String authorization = authorization();
-    try (HttpClients http = new HttpClients("elasticsearch-ensure-index", ElasticsearchSender.DEFAULT_CONNECT_TIMEOUT)) {
+    try (HttpClients http = new HttpClients(
+        "elasticsearch-ensure-index", ElasticsearchSender.DEFAULT_CONNECT_TIMEOUT, tls, "backend " + name)) {
       ensureIndex(http.client(), url, index, authorization, ENSURE_TIMEOUT);
     } catch (IOException e) {
       // Not fatal: the first bulk then creates the index with dynamic mapping (millisecond dates).
@@ -139,7 +153,7 @@ public record ElasticsearchBackend(
     }
     ElasticsearchSender.Builder b =
         ElasticsearchSender.builder().url(url).index(index).streams(run.streams()).runId(run.runId())
-            .refresh(refresh).requestTimeout(timeout);
+            .name("backend " + name).tls(tls).refresh(refresh).requestTimeout(timeout);
     if (authorization != null) {
       b.authorization(authorization);
     }
@@ -174,7 +188,7 @@ public record ElasticsearchBackend(
 
   private ElasticsearchCountReader reader(RunContext run, boolean refresh) {
     ElasticsearchCountReader.Builder b = ElasticsearchCountReader.builder().url(url).index(index)
-        .runId(run.runId()).requestTimeout(queryTimeout).refresh(refresh);
+        .runId(run.runId()).requestTimeout(queryTimeout).refresh(refresh).tls(tls);
     String authorization = authorization();
     if (authorization != null) {
       b.authorization(authorization);
@@ -186,7 +200,7 @@ public record ElasticsearchBackend(
   @Override
   public ElasticsearchSearch openSearch(RunContext run) {
     return new ElasticsearchSearch(url, index, run.runId(), authorization(), queryTimeout,
-        ElasticsearchSearch.DEFAULT_MAX_BUCKETS);
+        ElasticsearchSearch.DEFAULT_MAX_BUCKETS, tls);
   }
 
   /** The basic-auth header value, or null without a user (a secret: never logged). */

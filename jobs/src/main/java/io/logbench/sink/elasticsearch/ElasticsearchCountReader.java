@@ -7,12 +7,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbench.count.CountReader;
 import io.logbench.count.internal.CountQueries;
 import io.logbench.count.internal.WindowRange;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -66,7 +68,8 @@ public final class ElasticsearchCountReader implements CountReader {
     this.maxBuckets = b.maxBuckets;
     this.forceRefresh = b.refresh;
     this.http =
-        new CountQueries("Elasticsearch at " + b.url, "elasticsearch-count", b.connectTimeout, b.requestTimeout);
+        new CountQueries("Elasticsearch at " + b.url, "elasticsearch-count", b.connectTimeout, b.requestTimeout,
+            Map.of(), b.tls);
     this.requests = new EsRequests(http, url, index, authorization);
   }
 
@@ -258,6 +261,7 @@ public final class ElasticsearchCountReader implements CountReader {
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private boolean refresh = true;
+    private TlsSettings tls = TlsSettings.DEFAULT;
 
     private Builder() {}
 
@@ -306,6 +310,12 @@ public final class ElasticsearchCountReader implements CountReader {
 
     public Builder connectTimeout(Duration connectTimeout) {
       this.connectTimeout = connectTimeout;
+      return this;
+    }
+
+    /** How https servers are trusted: the backend's {@code tls} block (default: the JDK's CAs). */
+    public Builder tls(TlsSettings tls) {
+      this.tls = tls;
       return this;
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbench.count.internal.CountQueries;
 import io.logbench.count.internal.CountQueries.Answer;
+import io.logbench.http.TlsSettings;
 import io.logbench.query.KeyedAnswer;
 import io.logbench.query.KeyedQuery;
 import io.logbench.query.KeyedSearch;
@@ -62,13 +63,18 @@ public final class ElasticsearchSearch implements KeyedSearch {
 
   ElasticsearchSearch(String url, String index, String runId, String authorization, Duration requestTimeout,
       int maxBuckets) {
+    this(url, index, runId, authorization, requestTimeout, maxBuckets, TlsSettings.DEFAULT);
+  }
+
+  ElasticsearchSearch(String url, String index, String runId, String authorization, Duration requestTimeout,
+      int maxBuckets, TlsSettings tls) {
     this.url = url;
     this.index = index;
     this.runId = runId;
     this.authorization = authorization;
     this.maxBuckets = maxBuckets;
     this.http = new CountQueries("Elasticsearch at " + url, "elasticsearch-search",
-        ElasticsearchCountReader.DEFAULT_CONNECT_TIMEOUT, requestTimeout);
+        ElasticsearchCountReader.DEFAULT_CONNECT_TIMEOUT, requestTimeout, Map.of(), tls);
     this.requests = new EsRequests(http, url, index, authorization);
   }
 

@@ -2,7 +2,8 @@ package io.logbench.sink.elasticsearch;
 
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
-import io.logbench.http.HttpClients;
+import io.logbench.http.HttpTransport;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.elasticsearch.ElasticsearchBackend.Refresh;
@@ -10,13 +11,13 @@ import io.logbench.sink.elasticsearch.internal.BulkClassifier;
 import io.logbench.sink.elasticsearch.internal.BulkEncoder;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import io.logbench.sink.http.BodyPool;
+import io.logbench.sink.http.FutureAnswer;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -36,20 +37,21 @@ public final class ElasticsearchSender implements BatchSender {
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
   private final URI bulkUri;
-  private final String authorization;
-  private final Duration requestTimeout;
-  private final HttpClient client;
-  private final HttpClients ownClient;
+  private final boolean basicAuth;
+  private final HttpTransport transport;
+  private final HttpTransport.Endpoint bulk;
   private final BulkEncoder encoder;
+  private final BodyPool bodies = new BodyPool(64 * 1024);
 
   private ElasticsearchSender(Builder b) {
     String query = b.refresh == Refresh.WAIT_FOR ? "?refresh=wait_for" : "";
     this.bulkUri = URI.create(b.url + "/_bulk" + query);
-    this.authorization = b.authorization;
-    this.requestTimeout = b.requestTimeout;
-    this.ownClient = b.client == null ? new HttpClients("elasticsearch-sender", DEFAULT_CONNECT_TIMEOUT) : null;
-    this.client = b.client != null ? b.client : ownClient.client();
+    this.basicAuth = b.authorization != null;
     this.encoder = new BulkEncoder(b.index, b.streams, b.runId);
+    this.transport = HttpTransport.open(HttpTransport.Settings.of(bulkUri, b.name)
+        .connectTimeout(DEFAULT_CONNECT_TIMEOUT).requestTimeout(b.requestTimeout).tls(b.tls));
+    this.bulk = transport.endpoint(bulkUri,
+        b.authorization == null ? Map.of() : Map.of("Authorization", b.authorization));
   }
 
   public static Builder builder() {
@@ -73,21 +75,12 @@ public final class ElasticsearchSender implements BatchSender {
     if (sent.isEmpty()) {
       return CompletableFuture.completedFuture(SendResult.accepted(0, 0));
     }
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(bulkUri)
-            .timeout(requestTimeout)
-            .header("Content-Type", "application/x-ndjson")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(encoder.encode(batch, sent)));
-    if (authorization != null) {
-      request.header("Authorization", authorization);
-    }
-    return client
-        .sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray())
-        .handle(
-            (response, error) ->
-                error == null
-                    ? BulkClassifier.classify(response.statusCode(), response.body(), sent, batchSize)
-                    : failed(error, sent));
+    BodyPool.Body body = bodies.take();
+    encoder.encode(batch, sent, body.bytes());
+    FutureAnswer answer = new FutureAnswer(
+        (status, bytes) -> BulkClassifier.classify(status, bytes, sent, batchSize), error -> failed(error, sent));
+    bulk.post("application/x-ndjson", body, answer);
+    return answer.future();
   }
 
   private static SendResult failed(Throwable error, BitSet sent) {
@@ -106,14 +99,12 @@ public final class ElasticsearchSender implements BatchSender {
 
   @Override
   public void close() {
-    if (ownClient != null) {
-      ownClient.close();
-    }
+    transport.close();
   }
 
   @Override
   public String toString() {
-    return "ElasticsearchSender{" + bulkUri + (authorization == null ? "" : ", basic auth") + "}";
+    return "ElasticsearchSender{" + bulkUri + (basicAuth ? ", basic auth" : "") + "}";
   }
 
   /** Settings of a sender; {@code url}, {@code streams} are required. */
@@ -125,7 +116,8 @@ public final class ElasticsearchSender implements BatchSender {
     private Refresh refresh = Refresh.NONE;
     private String authorization;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
-    private HttpClient client;
+    private TlsSettings tls = TlsSettings.DEFAULT;
+    private String name = "Elasticsearch";
 
     private Builder() {}
 
@@ -170,9 +162,15 @@ public final class ElasticsearchSender implements BatchSender {
       return this;
     }
 
-    /** A client to share (the sender then does not shut it down). */
-    public Builder client(HttpClient client) {
-      this.client = client;
+    /** How to trust an https URL (default: the JDK's CAs). */
+    public Builder tls(TlsSettings tls) {
+      this.tls = tls;
+      return this;
+    }
+
+    /** What errors and log lines call the backend (default {@code Elasticsearch}). */
+    public Builder name(String name) {
+      this.name = name;
       return this;
     }
 

@@ -38,6 +38,23 @@ public final class JsonBytes {
     return Arrays.copyOf(buf, size);
   }
 
+  /**
+   * Makes room for {@code more} bytes after the current size and returns the backing array, for
+   * code that writes into it directly (e.g. a compressor) and then calls {@link #size(int)}.
+   */
+  public byte[] reserve(int more) {
+    ensure(more);
+    return buf;
+  }
+
+  /** Sets the size after bytes were written into {@link #reserve}'s array. */
+  public void size(int newSize) {
+    if (newSize < 0 || newSize > buf.length) {
+      throw new IllegalArgumentException("A size of " + newSize + " is outside the buffer's " + buf.length + " bytes.");
+    }
+    size = newSize;
+  }
+
   private void ensure(int more) {
     if (size + more > buf.length) {
       buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));

@@ -5,6 +5,7 @@ import io.logbench.config.ConfigNode;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.http.BasicAuth;
 import io.logbench.http.HttpUrls;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
@@ -44,6 +45,8 @@ import java.util.regex.Pattern;
  * @param timeout request timeout of pushes
  * @param queryTimeout request timeout of count queries
  * @param runId where the run's id goes on every line
+ * @param tls how to trust an https URL and which client certificate to show (the {@code tls} block;
+ *     senders only)
  */
 public record LokiBackend(
     String name,
@@ -54,7 +57,8 @@ public record LokiBackend(
     BasicAuth auth,
     Duration timeout,
     Duration queryTimeout,
-    RunIdMode runId)
+    RunIdMode runId,
+    TlsSettings tls)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -70,7 +74,7 @@ public record LokiBackend(
   public static final RunIdMode DEFAULT_RUN_ID = RunIdMode.STRUCTURED_METADATA;
 
   public static final BackendType TYPE = BackendType.of(KIND,
-      List.of("url", "format", "tenant", "labels", "user", "password_env", "password_file", "run_id"),
+      List.of("url", "format", "tenant", "labels", "user", "password_env", "password_file", "run_id", "tls"),
       LokiBackend::parse);
 
   /** The body formats Loki's push endpoint takes. */
@@ -105,6 +109,13 @@ public record LokiBackend(
   public LokiBackend {
     labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
     java.util.Objects.requireNonNull(runId, "runId");
+    tls = tls == null ? TlsSettings.DEFAULT : tls;
+  }
+
+  /** A backend that trusts the JDK's CAs over https. */
+  public LokiBackend(String name, URI url, Format format, String tenant, Map<String, String> labels, BasicAuth auth,
+      Duration timeout, Duration queryTimeout, RunIdMode runId) {
+    this(name, url, format, tenant, labels, auth, timeout, queryTimeout, runId, TlsSettings.DEFAULT);
   }
 
   /** A backend with the run's id as structured metadata ({@link #DEFAULT_RUN_ID}). */
@@ -145,7 +156,7 @@ public record LokiBackend(
     RunIdMode runId = java.util.Arrays.stream(RunIdMode.values()).filter(m -> m.key().equals(mode)).findFirst()
         .orElseThrow();
     return new LokiBackend(common.name(), url, format, tenant, labels, auth, common.timeout(), common.queryTimeout(),
-        runId);
+        runId, TlsSettings.parse(block));
   }
 
   static URI url(ConfigNode block) {

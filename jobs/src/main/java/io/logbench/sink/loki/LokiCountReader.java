@@ -84,7 +84,7 @@ public final class LokiCountReader implements CountReader {
     this.selector = selector(spec, run.streams(), spec.runLabel(run));
     this.lines = selector + runFilter(spec, run);
     this.http = new CountQueries(
-        "Loki backend '" + spec.name() + "'", "loki-count", spec.timeout(), spec.queryTimeout(), spec.requestHeaders());
+        "Loki backend '" + spec.name() + "'", "loki-count", spec.timeout(), spec.queryTimeout(), spec.requestHeaders(), spec.tls());
   }
 
   /** The stream selector of the run's lines, e.g. {@code {job="nginx"}}. */

@@ -55,7 +55,7 @@ public final class LokiSearch implements KeyedSearch {
     this.filter = LokiCountReader.runFilter(spec, run);
     this.maxSeries = maxSeries;
     this.http = new CountQueries("Loki backend '" + spec.name() + "'", "loki-search", spec.timeout(),
-        spec.queryTimeout(), spec.requestHeaders());
+        spec.queryTimeout(), spec.requestHeaders(), spec.tls());
   }
 
   @Override

@@ -11,18 +11,17 @@ import io.logbench.sink.loki.internal.LokiProtoEncoder;
 import io.logbench.sink.loki.internal.LokiPushErrors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import io.logbench.http.HttpTransport;
+import io.logbench.sink.http.BodyPool;
+import io.logbench.sink.http.FutureAnswer;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.xerial.snappy.Snappy;
 
 /**
- * Pushes batches to Loki's {@code /loki/api/v1/push} with one asynchronous HTTP client, as JSON
+ * Pushes batches to Loki's {@code /loki/api/v1/push} over the backend's {@link HttpTransport}, as JSON
  * or as snappy-compressed protobuf, each entry with the run's id as structured metadata or each
  * stream with it as a label ({@link LokiBackend#runId}), and classifies the answer: 2xx
  * accepted; 400 naming rejected entries (too old, too far behind, too long) partial, since Loki
@@ -35,23 +34,23 @@ public final class LokiSender implements BatchSender {
   /** What Loki answers (400) to structured metadata it does not allow. */
   static final String STRUCTURED_METADATA_DISALLOWED = "includes structured metadata, but this feature is disallowed";
 
-  private final LokiBackend spec;
-  private final URI push;
-  private final HttpClient client;
-  private final java.util.Map<String, String> headers;
+  private final HttpTransport transport;
+  private final HttpTransport.Endpoint push;
   private final LokiJsonEncoder json;
   private final LokiProtoEncoder proto;
-  private final JsonBytes body = new JsonBytes(64 * 1024);
+  /** The protobuf before compression; only the delivery thread uses it. */
+  private final JsonBytes raw = new JsonBytes(64 * 1024);
+  private final BodyPool bodies = new BodyPool(64 * 1024);
 
   LokiSender(LokiBackend spec, RunContext run) {
-    this.spec = spec;
-    this.push = spec.pushUri();
     List<Map<String, String>> labels = spec.streamLabels(run);
     String metadata = spec.runMetadata(run);
     this.json = spec.format() == LokiBackend.Format.JSON ? new LokiJsonEncoder(labels, metadata) : null;
     this.proto = spec.format() == LokiBackend.Format.PROTOBUF ? new LokiProtoEncoder(labels, metadata) : null;
-    this.headers = spec.requestHeaders();
-    this.client = HttpClient.newBuilder().connectTimeout(spec.timeout()).build();
+    URI uri = spec.pushUri();
+    this.transport = HttpTransport.open(HttpTransport.Settings.of(uri, "backend " + spec.name())
+        .connectTimeout(spec.timeout()).requestTimeout(spec.timeout()).tls(spec.tls()));
+    this.push = transport.endpoint(uri, spec.requestHeaders());
   }
 
   @Override
@@ -60,38 +59,28 @@ public final class LokiSender implements BatchSender {
     if (lines == 0) {
       return CompletableFuture.completedFuture(SendResult.accepted(0, 0));
     }
-    HttpRequest request = request(batch);
-    return client
-        .sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-        .handle(
-            (response, error) ->
-                error != null
-                    ? HttpAnswers.failure(lines, error)
-                    : classify(batch, response.statusCode(), response.body()));
-  }
-
-  private HttpRequest request(LineBatch batch) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(push).timeout(spec.timeout());
-    byte[] payload;
+    BodyPool.Body body = bodies.take();
+    String contentType;
     if (json != null) {
-      json.encode(batch, body);
-      payload = Arrays.copyOf(body.array(), body.size());
-      b.header("Content-Type", "application/json");
+      json.encode(batch, body.bytes());
+      contentType = "application/json";
     } else {
-      proto.encode(batch, body);
-      payload = compress(body);
+      proto.encode(batch, raw);
+      compress(raw, body.bytes());
       // Loki reads a raw snappy block for protobuf, so no Content-Encoding header.
-      b.header("Content-Type", "application/x-protobuf");
+      contentType = "application/x-protobuf";
     }
-    headers.forEach(b::header);
-    return b.POST(HttpRequest.BodyPublishers.ofByteArray(payload)).build();
+    FutureAnswer answer = new FutureAnswer(lines, (status, bytes) -> classify(batch, status, bytes));
+    push.post(contentType, body, answer);
+    return answer.future();
   }
 
-  private static byte[] compress(JsonBytes raw) {
+  /** Snappy-compresses {@code raw} into {@code out} (cleared first) as one raw block. */
+  private static void compress(JsonBytes raw, JsonBytes out) {
     try {
-      byte[] out = new byte[Snappy.maxCompressedLength(raw.size())];
-      int n = Snappy.rawCompress(raw.array(), 0, raw.size(), out, 0);
-      return Arrays.copyOf(out, n);
+      out.clear();
+      byte[] dst = out.reserve(Snappy.maxCompressedLength(raw.size()));
+      out.size(Snappy.rawCompress(raw.array(), 0, raw.size(), dst, 0));
     } catch (IOException e) {
       throw new UncheckedIOException("Snappy could not compress a Loki push body.", e);
     }
@@ -122,6 +111,6 @@ public final class LokiSender implements BatchSender {
 
   @Override
   public void close() {
-    // java.net.http.HttpClient has no close() before Java 21; its threads end when unreferenced.
+    transport.close();
   }
 }

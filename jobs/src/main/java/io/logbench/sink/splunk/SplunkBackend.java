@@ -6,6 +6,7 @@ import io.logbench.config.SecretRef;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.http.BasicAuth;
 import io.logbench.http.HttpUrls;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
@@ -46,6 +47,8 @@ import java.util.List;
  *     itself), or null
  * @param timeout request timeout of HEC requests (the answer only; the ack wait has ackTimeout)
  * @param queryTimeout request timeout of count searches
+ * @param tls how to trust an https URL and which client certificate to show (the {@code tls} block;
+ *     senders only)
  */
 public record SplunkBackend(
     String name,
@@ -61,8 +64,21 @@ public record SplunkBackend(
     String searchUrl,
     BasicAuth searchAuth,
     Duration timeout,
-    Duration queryTimeout)
+    Duration queryTimeout,
+    TlsSettings tls)
     implements BackendSpec {
+
+  public SplunkBackend {
+    tls = tls == null ? TlsSettings.DEFAULT : tls;
+  }
+
+  /** A backend that trusts the JDK's CAs over https. */
+  public SplunkBackend(String name, String url, SecretRef token, String index, String source, String sourcetype,
+      String host, boolean ack, Duration ackTimeout, Duration ackPoll, String searchUrl, BasicAuth searchAuth,
+      Duration timeout, Duration queryTimeout) {
+    this(name, url, token, index, source, sourcetype, host, ack, ackTimeout, ackPoll, searchUrl, searchAuth, timeout,
+        queryTimeout, TlsSettings.DEFAULT);
+  }
 
   private static final long serialVersionUID = 1L;
 
@@ -74,7 +90,7 @@ public record SplunkBackend(
 
   public static final BackendType TYPE = BackendType.of(KIND, List.of("url", "token_env", "token_file", "index",
       "source", "sourcetype", "host", "ack", "ack_timeout", "ack_poll", "search_url", "search_user",
-      "search_password_env", "search_password_file"), SplunkBackend::parse);
+      "search_password_env", "search_password_file", "tls"), SplunkBackend::parse);
 
   /** Reads the keys of a splunk backend block. */
   static SplunkBackend parse(ConfigNode block, CommonSettings common) {
@@ -97,7 +113,7 @@ public record SplunkBackend(
             : HttpUrls.baseUrl(block, "search_url", "https://127.0.0.1:8089");
     BasicAuth searchAuth = BasicAuth.parse(block, "search_user", "search_password_env", "search_password_file");
     return new SplunkBackend(common.name(), url, token, index, source, sourcetype, host, ack, ackTimeout, ackPoll,
-        searchUrl, searchAuth, common.timeout(), common.queryTimeout());
+        searchUrl, searchAuth, common.timeout(), common.queryTimeout(), TlsSettings.parse(block));
   }
 
   /** {@code url} with Splunk's management port, 8089. */
@@ -134,6 +150,7 @@ public record SplunkBackend(
         .runId(run.runId())
         .credentials(searchAuth.user(), searchAuth.password().resolve())
         .requestTimeout(queryTimeout)
+        .tls(tls)
         .build();
   }
 
@@ -183,6 +200,8 @@ public record SplunkBackend(
         .streams(run.streams())
         .runId(run.runId())
         .requestTimeout(timeout)
+        .name("backend " + name)
+        .tls(tls)
         .index(index)
         .source(source)
         .sourcetype(sourcetype)

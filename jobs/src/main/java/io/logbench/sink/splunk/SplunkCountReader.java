@@ -6,6 +6,7 @@ import io.logbench.count.CountReader;
 import io.logbench.count.internal.CountQueries;
 import io.logbench.count.internal.CountQueries.Answer;
 import io.logbench.count.internal.WindowRange;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.RunContext;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -64,7 +65,8 @@ public final class SplunkCountReader implements CountReader {
     this.user = b.user;
     this.authorization = b.authorization;
     this.maxBuckets = b.maxBuckets;
-    this.http = new CountQueries("Splunk search at " + b.url, "splunk-count", b.connectTimeout, b.requestTimeout);
+    this.http = new CountQueries(
+        "Splunk search at " + b.url, "splunk-count", b.connectTimeout, b.requestTimeout, Map.of(), b.tls);
   }
 
   public static Builder builder() {
@@ -251,6 +253,7 @@ public final class SplunkCountReader implements CountReader {
     private int maxBuckets = DEFAULT_MAX_BUCKETS;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private TlsSettings tls = TlsSettings.DEFAULT;
 
     private Builder() {}
 
@@ -292,6 +295,12 @@ public final class SplunkCountReader implements CountReader {
 
     public Builder connectTimeout(Duration connectTimeout) {
       this.connectTimeout = connectTimeout;
+      return this;
+    }
+
+    /** How https servers are trusted: the backend's {@code tls} block (default: the JDK's CAs). */
+    public Builder tls(TlsSettings tls) {
+      this.tls = tls;
       return this;
     }
 

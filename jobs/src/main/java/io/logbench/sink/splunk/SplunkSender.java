@@ -2,21 +2,20 @@ package io.logbench.sink.splunk;
 
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
-import io.logbench.http.HttpClients;
+import io.logbench.http.HttpTransport;
+import io.logbench.http.TlsSettings;
+import io.logbench.sink.http.BodyPool;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.splunk.internal.AckPoller;
 import io.logbench.sink.splunk.internal.HecAnswer;
 import io.logbench.sink.splunk.internal.HecEncoder;
-import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -40,24 +39,24 @@ public final class SplunkSender implements BatchSender {
   public static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
 
   private final URI eventUri;
-  private final String authorization;
   private final String channel;
-  private final Duration requestTimeout;
-  private final HttpClients http;
+  private final HttpTransport transport;
+  private final HttpTransport.Endpoint events;
   private final HecEncoder encoder;
+  private final BodyPool bodies = new BodyPool(64 * 1024);
   private final AckPoller acks;
 
   private SplunkSender(Builder b) {
     this.eventUri = URI.create(b.url + "/services/collector/event");
-    this.authorization = "Splunk " + b.token;
+    String authorization = "Splunk " + b.token;
     this.channel = b.ack ? b.channel : null;
-    this.requestTimeout = b.requestTimeout;
-    this.http = new HttpClients("hec-sender", DEFAULT_CONNECT_TIMEOUT);
     this.encoder = new HecEncoder(b.streams, b.host, b.source, b.sourcetype, b.index, b.runId);
-    this.acks =
-        b.ack
-            ? new AckPoller(http.client(), b.url, authorization, channel, b.ackTimeout, b.ackPoll, b.requestTimeout)
-            : null;
+    this.transport = HttpTransport.open(HttpTransport.Settings.of(eventUri, b.name)
+        .connectTimeout(DEFAULT_CONNECT_TIMEOUT).requestTimeout(b.requestTimeout).tls(b.tls));
+    this.events = transport.endpoint(eventUri, channel == null
+        ? Map.of("Authorization", authorization)
+        : Map.of("Authorization", authorization, "X-Splunk-Request-Channel", channel));
+    this.acks = b.ack ? new AckPoller(transport, b.url, authorization, channel, b.ackTimeout, b.ackPoll) : null;
   }
 
   public static Builder builder() {
@@ -75,64 +74,61 @@ public final class SplunkSender implements BatchSender {
     if (lines == 0) {
       return CompletableFuture.completedFuture(SendResult.accepted(0, 0));
     }
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(eventUri)
-            .timeout(requestTimeout)
-            .header("Authorization", authorization)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofByteArray(encoder.encode(batch)));
-    if (channel != null) {
-      request.header("X-Splunk-Request-Channel", channel);
-    }
-    HttpClient client = http.client();
-    return client
-        .sendAsync(request.build(), HttpResponse.BodyHandlers.ofByteArray())
-        .handle((response, error) -> error == null ? answered(response, lines) : failed(error, lines))
-        .thenCompose(f -> f);
+    BodyPool.Body body = bodies.take();
+    encoder.encode(batch, body.bytes());
+    CompletableFuture<SendResult> result = new CompletableFuture<>();
+    events.post("application/json", body, new HttpTransport.Answer() {
+      @Override
+      public void answered(int status, byte[] answer) {
+        try {
+          SplunkSender.this.answered(status, answer, lines, result);
+        } catch (RuntimeException e) {
+          result.completeExceptionally(e);
+        }
+      }
+
+      @Override
+      public void failed(Throwable error) {
+        result.complete(SplunkSender.failed(error, lines));
+      }
+    });
+    return result;
   }
 
-  private CompletableFuture<SendResult> answered(HttpResponse<byte[]> response, int lines) {
-    int status = response.statusCode();
-    byte[] body = response.body();
+  /** Completes {@code result} from HEC's answer, or hands it to the ack poller. */
+  private void answered(int status, byte[] body, int lines, CompletableFuture<SendResult> result) {
     HecAnswer answer = HecAnswer.parse(body);
     String code = answer == null || answer.code() < 0 ? "" : " (code " + answer.code() + ")";
     if (status == 200) {
       if (answer == null || answer.code() != 0) {
         // A 200 that does not say Success tells nothing about what was indexed.
-        return done(SendResult.retryable(lines, status, "The HEC answer does not say Success: " + HecAnswer.excerpt(body)));
-      }
-      if (acks == null) {
-        return done(SendResult.accepted(lines, status));
-      }
-      if (answer.ackId() < 0) {
-        return done(new SendResult(SendResult.Kind.ACCEPTED, status, lines, List.of(), new BitSet(),
+        result.complete(SendResult.retryable(lines, status, "The HEC answer does not say Success: " + HecAnswer.excerpt(body)));
+      } else if (acks == null) {
+        result.complete(SendResult.accepted(lines, status));
+      } else if (answer.ackId() < 0) {
+        result.complete(new SendResult(SendResult.Kind.ACCEPTED, status, lines, List.of(), new BitSet(),
             "HEC answered Success without an ackId: indexer acknowledgement is not enabled on the token"));
+      } else {
+        acks.await(answer.ackId(), lines, result);
       }
-      return acks.await(answer.ackId(), lines);
+      return;
     }
     if (status == 429 || status >= 500) {
-      return done(SendResult.retryable(lines, status, HecAnswer.reason(status, answer) + code));
+      result.complete(SendResult.retryable(lines, status, HecAnswer.reason(status, answer) + code));
+      return;
     }
     String reason = HecAnswer.reason(status, answer);
-    return done(SendResult.fatal(lines, status, reason, "HEC refused the events: " + reason + code));
+    result.complete(SendResult.fatal(lines, status, reason, "HEC refused the events: " + reason + code));
   }
 
-  private static CompletableFuture<SendResult> failed(Throwable error, int lines) {
+  private static SendResult failed(Throwable error, int lines) {
     Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (cause instanceof HttpTimeoutException) {
-      return done(SendResult.retryable(lines, 0, "timeout: no answer from HEC in time"));
+      return SendResult.retryable(lines, 0, "timeout: no answer from HEC in time");
     }
-    if (cause instanceof IOException) {
-      return done(
-          SendResult.retryable(
-              lines, 0,
-              "io: " + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage())));
-    }
-    return CompletableFuture.failedFuture(cause);
-  }
-
-  private static CompletableFuture<SendResult> done(SendResult r) {
-    return CompletableFuture.completedFuture(r);
+    return SendResult.retryable(
+        lines, 0,
+        "io: " + cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage()));
   }
 
   @Override
@@ -140,7 +136,7 @@ public final class SplunkSender implements BatchSender {
     if (acks != null) {
       acks.close();
     }
-    http.close();
+    transport.close();
   }
 
   @Override
@@ -163,6 +159,8 @@ public final class SplunkSender implements BatchSender {
     private Duration ackPoll = SplunkBackend.DEFAULT_ACK_POLL;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private String channel = UUID.randomUUID().toString();
+    private TlsSettings tls = TlsSettings.DEFAULT;
+    private String name = "Splunk HEC";
 
     private Builder() {}
 
@@ -225,6 +223,18 @@ public final class SplunkSender implements BatchSender {
 
     public Builder requestTimeout(Duration requestTimeout) {
       this.requestTimeout = requestTimeout;
+      return this;
+    }
+
+    /** How to trust an https URL (default: the JDK's CAs). */
+    public Builder tls(TlsSettings tls) {
+      this.tls = tls;
+      return this;
+    }
+
+    /** What errors and log lines call the backend (default {@code Splunk HEC}). */
+    public Builder name(String name) {
+      this.name = name;
       return this;
     }
 

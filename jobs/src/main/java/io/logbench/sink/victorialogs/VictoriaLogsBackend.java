@@ -6,6 +6,7 @@ import io.logbench.config.Durations;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.http.BasicAuth;
 import io.logbench.http.HttpUrls;
+import io.logbench.http.TlsSettings;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchSender;
@@ -38,6 +39,8 @@ import java.util.List;
  * @param auth basic auth (password from env or file), or null
  * @param timeout request timeout of inserts
  * @param queryTimeout request timeout of count queries
+ * @param tls how to trust an https URL and which client certificate to show (the {@code tls} block;
+ *     senders only)
  */
 public record VictoriaLogsBackend(
     String name,
@@ -48,7 +51,8 @@ public record VictoriaLogsBackend(
     Duration retention,
     BasicAuth auth,
     Duration timeout,
-    Duration queryTimeout)
+    Duration queryTimeout,
+    TlsSettings tls)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -59,10 +63,17 @@ public record VictoriaLogsBackend(
   public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
 
   public static final BackendType TYPE = BackendType.of(KIND, List.of("url", "account_id", "project_id",
-      "stream_fields", "retention", "user", "password_env", "password_file"), VictoriaLogsBackend::parse);
+      "stream_fields", "retention", "user", "password_env", "password_file", "tls"), VictoriaLogsBackend::parse);
 
   public VictoriaLogsBackend {
     streamFields = streamFields == null ? null : List.copyOf(streamFields);
+    tls = tls == null ? TlsSettings.DEFAULT : tls;
+  }
+
+  /** A backend that trusts the JDK's CAs over https. */
+  public VictoriaLogsBackend(String name, URI url, String accountId, String projectId, List<String> streamFields,
+      Duration retention, BasicAuth auth, Duration timeout, Duration queryTimeout) {
+    this(name, url, accountId, projectId, streamFields, retention, auth, timeout, queryTimeout, TlsSettings.DEFAULT);
   }
 
   /** Reads the keys of a {@code kind: victorialogs} block. */
@@ -88,7 +99,7 @@ public record VictoriaLogsBackend(
     Duration retention = block.duration("retention", DEFAULT_RETENTION, false);
     BasicAuth auth = BasicAuth.parse(block);
     return new VictoriaLogsBackend(common.name(), url, account, project, fields, retention, auth, common.timeout(),
-        common.queryTimeout());
+        common.queryTimeout(), TlsSettings.parse(block));
   }
 
   private static String tenantId(ConfigNode block, String key) {

@@ -79,7 +79,7 @@ public final class VictoriaLogsCountReader implements CountReader {
     this.spec = spec;
     this.filter = runFilter(spec, run);
     this.http = new CountQueries("VictoriaLogs backend '" + spec.name() + "'", "victorialogs-count",
-        spec.timeout(), spec.queryTimeout(), spec.requestHeaders());
+        spec.timeout(), spec.queryTimeout(), spec.requestHeaders(), spec.tls());
   }
 
   /** The LogsQL filter of the run's lines, e.g. {@code {job="nginx"}}. */

@@ -50,7 +50,7 @@ public final class VictoriaLogsSearch implements KeyedSearch {
     this.spec = spec;
     this.filter = VictoriaLogsCountReader.runFilter(spec, run);
     this.http = new CountQueries("VictoriaLogs backend '" + spec.name() + "'", "victorialogs-search",
-        spec.timeout(), spec.queryTimeout(), spec.requestHeaders());
+        spec.timeout(), spec.queryTimeout(), spec.requestHeaders(), spec.tls());
   }
 
   @Override

@@ -64,6 +64,13 @@ public final class BulkEncoder {
   /** The body for lines of {@code batch} whose index is set in {@code lines} (all when null). */
   public byte[] encode(LineBatch batch, BitSet lines) {
     JsonBytes out = new JsonBytes(batch.byteSize() + batch.count() * 160);
+    encode(batch, lines, out);
+    return out.toByteArray();
+  }
+
+  /** Writes the body for lines of {@code batch} set in {@code lines} (all when null) into {@code out}, cleared first. */
+  public void encode(LineBatch batch, BitSet lines, JsonBytes out) {
+    out.clear();
     int n = batch.count();
     for (int k = lines == null ? 0 : lines.nextSetBit(0); k >= 0 && k < n;
         k = lines == null ? k + 1 : lines.nextSetBit(k + 1)) {
@@ -73,6 +80,5 @@ public final class BulkEncoder {
       out.append(messagePrefix).appendEscaped(batch.data(), batch.start(k), batch.length(k))
           .append(seqPrefix).appendLong(seq).append(streamSuffix[batch.stream(k)]);
     }
-    return out.toByteArray();
   }
 }

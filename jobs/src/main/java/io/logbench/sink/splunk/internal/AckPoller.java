@@ -2,10 +2,9 @@ package io.logbench.sink.splunk.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.logbench.sink.SendResult;
+import io.logbench.http.HttpTransport;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
@@ -27,26 +26,24 @@ public final class AckPoller implements AutoCloseable {
 
   private record Pending(CompletableFuture<SendResult> future, int lines, long deadlineNanos) {}
 
-  private final HttpClient client;
-  private final URI ackUri;
-  private final String authorization;
-  private final String channel;
+  private final HttpTransport.Endpoint ack;
   private final Duration timeout;
-  private final Duration requestTimeout;
   private final Map<Long, Pending> pending = new ConcurrentHashMap<>();
   private final AtomicBoolean polling = new AtomicBoolean();
   private final ScheduledExecutorService timer;
   private volatile String lastPollProblem = "";
 
+  /**
+   * Polls {@code /services/collector/ack} of {@code baseUrl} over {@code transport} (whose request
+   * timeout bounds each poll) for {@code channel}'s ack ids, every {@code poll}, each id for at
+   * most {@code timeout}.
+   */
   public AckPoller(
-      HttpClient client, String baseUrl, String authorization, String channel, Duration timeout,
-      Duration poll, Duration requestTimeout) {
-    this.client = client;
-    this.ackUri = URI.create(baseUrl + "/services/collector/ack?channel=" + channel);
-    this.authorization = authorization;
-    this.channel = channel;
+      HttpTransport transport, String baseUrl, String authorization, String channel, Duration timeout,
+      Duration poll) {
+    this.ack = transport.endpoint(URI.create(baseUrl + "/services/collector/ack?channel=" + channel),
+        Map.of("Authorization", authorization, "X-Splunk-Request-Channel", channel));
     this.timeout = timeout;
-    this.requestTimeout = requestTimeout;
     this.timer =
         Executors.newSingleThreadScheduledExecutor(
             r -> {
@@ -61,8 +58,13 @@ public final class AckPoller implements AutoCloseable {
   /** A future completed when {@code ackId} (covering {@code lines} lines) is acknowledged or times out. */
   public CompletableFuture<SendResult> await(long ackId, int lines) {
     CompletableFuture<SendResult> f = new CompletableFuture<>();
-    pending.put(ackId, new Pending(f, lines, System.nanoTime() + timeout.toNanos()));
+    await(ackId, lines, f);
     return f;
+  }
+
+  /** Completes {@code into} when {@code ackId} (covering {@code lines} lines) is acknowledged or times out. */
+  public void await(long ackId, int lines, CompletableFuture<SendResult> into) {
+    pending.put(ackId, new Pending(into, lines, System.nanoTime() + timeout.toNanos()));
   }
 
   /** Ack ids still waiting. */
@@ -81,28 +83,23 @@ public final class AckPoller implements AutoCloseable {
     }
     body.setCharAt(body.length() - 1, ']');
     body.append('}');
-    HttpRequest request =
-        HttpRequest.newBuilder(ackUri)
-            .timeout(requestTimeout)
-            .header("Authorization", authorization)
-            .header("X-Splunk-Request-Channel", channel)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
-            .build();
-    client
-        .sendAsync(request, HttpResponse.BodyHandlers.ofByteArray())
-        .whenComplete(
-            (response, error) -> {
-              try {
-                if (error != null) {
-                  lastPollProblem = error.getClass().getSimpleName();
-                } else {
-                  answered(response.statusCode(), response.body());
-                }
-              } finally {
-                polling.set(false);
-              }
-            });
+    ack.post("application/json", HttpTransport.RequestBody.of(body.toString().getBytes(StandardCharsets.US_ASCII)),
+        new HttpTransport.Answer() {
+          @Override
+          public void answered(int status, byte[] answer) {
+            try {
+              AckPoller.this.answered(status, answer);
+            } finally {
+              polling.set(false);
+            }
+          }
+
+          @Override
+          public void failed(Throwable error) {
+            lastPollProblem = error.getClass().getSimpleName();
+            polling.set(false);
+          }
+        });
   }
 
   private void answered(int status, byte[] body) {

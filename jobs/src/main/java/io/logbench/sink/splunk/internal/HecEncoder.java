@@ -73,12 +73,18 @@ public final class HecEncoder {
 
   public byte[] encode(LineBatch batch) {
     JsonBytes out = new JsonBytes(batch.byteSize() + batch.count() * (metadata.length + 120));
+    encode(batch, out);
+    return out.toByteArray();
+  }
+
+  /** Writes the body of {@code batch} into {@code out}, cleared first. */
+  public void encode(LineBatch batch, JsonBytes out) {
+    out.clear();
     for (int k = 0; k < batch.count(); k++) {
       out.append(TIME);
       TimestampWriter.epochSecondsMicros(out, batch.timestampNanos(k));
       out.append(metadata).append(EVENT).appendEscaped(batch.data(), batch.start(k), batch.length(k))
           .append(FIELDS).append(streamFields[batch.stream(k)]).append(SEQ).appendLong(batch.seq(k)).append(END);
     }
-    return out.toByteArray();
   }
 }

@@ -1,0 +1,277 @@
+package io.logbench.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.net.ConnectException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The transport against a Netty loopback server: answers and statuses pass through, bodies are
+ * released once, timeouts and I/O errors are told apart, and 10,000 requests start no thread and
+ * reuse their keep-alive connections.
+ */
+class NettyTransportTest {
+
+  private EventLoopGroup serverGroup;
+  private Channel server;
+  private URI base;
+  private final AtomicInteger requests = new AtomicInteger();
+  private final ConcurrentLinkedQueue<String> bodies = new ConcurrentLinkedQueue<>();
+
+  @BeforeEach
+  void startServer() throws Exception {
+    serverGroup = new NioEventLoopGroup(1);
+    server = new ServerBootstrap()
+        .group(serverGroup)
+        .channel(NioServerSocketChannel.class)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20), new Handler());
+          }
+        })
+        .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
+    base = URI.create("http://127.0.0.1:" + ((InetSocketAddress) server.localAddress()).getPort());
+  }
+
+  @AfterEach
+  void stopServer() {
+    server.close().syncUninterruptibly();
+    serverGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+
+  /** /ok answers 200 "ok", /status/N answers N with "status N", /hang never answers, /close hangs up. */
+  private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+      requests.incrementAndGet();
+      String uri = req.uri();
+      if (uri.startsWith("/record")) {
+        bodies.add(req.content().toString(StandardCharsets.UTF_8) + "|" + req.headers().get("X-Test"));
+      }
+      if (uri.startsWith("/hang")) {
+        return;
+      }
+      if (uri.startsWith("/close")) {
+        ctx.close();
+        return;
+      }
+      int status = uri.startsWith("/status/") ? Integer.parseInt(uri.substring("/status/".length())) : 200;
+      byte[] body = (status == 200 ? "ok" : "status " + status).getBytes(StandardCharsets.US_ASCII);
+      FullHttpResponse res = new DefaultFullHttpResponse(
+          HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), Unpooled.wrappedBuffer(body));
+      HttpUtil.setContentLength(res, body.length);
+      ctx.writeAndFlush(res);
+    }
+  }
+
+  /** The answer of one request: status and body, or the failure. */
+  private record Result(int status, String body, Throwable error) {}
+
+  private static final class Waiting implements HttpTransport.Answer {
+    final CompletableFuture<Result> result = new CompletableFuture<>();
+
+    @Override
+    public void answered(int status, byte[] body) {
+      result.complete(new Result(status, new String(body, StandardCharsets.UTF_8), null));
+    }
+
+    @Override
+    public void failed(Throwable error) {
+      result.complete(new Result(0, null, error));
+    }
+  }
+
+  private static Result post(HttpTransport t, URI uri, HttpTransport.RequestBody body) throws Exception {
+    Waiting w = new Waiting();
+    t.endpoint(uri, Map.of("X-Test", "yes")).post("text/plain", body, w);
+    return w.result.get(30, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void passesStatusesBodiesAndHeadersThrough() throws Exception {
+    try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      Result ok = post(t, base.resolve("/record?x=1"), HttpTransport.RequestBody.of("hello".getBytes(StandardCharsets.UTF_8)));
+      assertThat(ok.status()).isEqualTo(200);
+      assertThat(ok.body()).isEqualTo("ok");
+      assertThat(bodies).containsExactly("hello|yes");
+      for (int status : new int[] {204, 400, 429, 503}) {
+        Result r = post(t, base.resolve("/status/" + status), HttpTransport.RequestBody.of(new byte[] {1}));
+        assertThat(r.status()).isEqualTo(status);
+        assertThat(r.body()).isEqualTo(status == 204 ? "" : "status " + status);
+      }
+    }
+  }
+
+  @Test
+  void releasesEachBodyOnceAndWritesOnlyItsLength() throws Exception {
+    AtomicInteger released = new AtomicInteger();
+    byte[] array = "abcdefgh".getBytes(StandardCharsets.US_ASCII);
+    HttpTransport.RequestBody body = new HttpTransport.RequestBody() {
+      @Override
+      public byte[] array() {
+        return array;
+      }
+
+      @Override
+      public int length() {
+        return 3;
+      }
+
+      @Override
+      public void release() {
+        released.incrementAndGet();
+      }
+    };
+    try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      assertThat(post(t, base.resolve("/record"), body).status()).isEqualTo(200);
+      assertThat(bodies).containsExactly("abc|yes");
+      assertThat(released).hasValue(1);
+      // a failed request releases its body too
+      assertThat(post(t, base.resolve("/close"), body).error()).isInstanceOf(IOException.class);
+      assertThat(released).hasValue(2);
+    }
+  }
+
+  @Test
+  void aRequestWithoutAnswerTimesOutAndTheNextOneStillWorks() throws Exception {
+    HttpTransport.Settings s = HttpTransport.Settings.of(base, "test").requestTimeout(Duration.ofMillis(300));
+    try (HttpTransport t = HttpTransport.open(s)) {
+      Result r = post(t, base.resolve("/hang"), HttpTransport.RequestBody.of(new byte[] {1}));
+      assertThat(r.error()).isInstanceOf(HttpTimeoutException.class).hasMessageContaining("within 300 ms");
+      assertThat(post(t, base.resolve("/ok"), HttpTransport.RequestBody.of(new byte[] {1})).status()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aConnectionClosedUnderARequestIsAnIoErrorNotATimeout() throws Exception {
+    try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      Result r = post(t, base.resolve("/close"), HttpTransport.RequestBody.of(new byte[] {1}));
+      assertThat(r.error()).isInstanceOf(IOException.class).isNotInstanceOf(HttpTimeoutException.class);
+    }
+  }
+
+  @Test
+  void aRefusedConnectionIsAConnectException() throws Exception {
+    int port;
+    try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    URI closed = URI.create("http://127.0.0.1:" + port);
+    try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(closed, "test"))) {
+      Result r = post(t, closed.resolve("/ok"), HttpTransport.RequestBody.of(new byte[] {1}));
+      assertThat(r.error()).isExactlyInstanceOf(ConnectException.class);
+    }
+  }
+
+  @Test
+  void refusesAnEndpointOnAnotherServer() {
+    try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.endpoint(URI.create("http://example.org/x"), Map.of()))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("is not on the server");
+    }
+  }
+
+  /**
+   * The issue this transport fixes: the JDK client started a thread per request. 10,000 requests,
+   * 16 in flight, must start no thread at all once the transport is warm (a bound of 2 leaves room
+   * for JVM housekeeping threads), and keep the thread count flat; keep-alive holds the
+   * connections to about the requests in flight.
+   */
+  @Test
+  void tenThousandRequestsStartNoThreadAndReuseConnections() throws Exception {
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    int inFlight = 16;
+    try (NettyTransport t = (NettyTransport) HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      HttpTransport.Endpoint ok = t.endpoint(base.resolve("/ok"), Map.of());
+      send(ok, 200, inFlight); // warm-up: the I/O threads and connections exist from here on
+      long startedBefore = threads.getTotalStartedThreadCount();
+      int liveBefore = threads.getThreadCount();
+      int requestsBefore = requests.get();
+
+      AtomicInteger peak = new AtomicInteger();
+      send(ok, 10_000, inFlight, () -> peak.accumulateAndGet(threads.getThreadCount(), Math::max));
+
+      assertThat(requests.get() - requestsBefore).isEqualTo(10_000);
+      assertThat(threads.getTotalStartedThreadCount() - startedBefore)
+          .as("threads started during 10,000 requests").isLessThanOrEqualTo(2);
+      assertThat(peak.get()).as("most live threads during the requests").isLessThanOrEqualTo(liveBefore + 2);
+      assertThat(t.connectionsOpened()).as("connections opened").isLessThanOrEqualTo(inFlight);
+    }
+  }
+
+  private static void send(HttpTransport.Endpoint endpoint, int n, int inFlight) throws Exception {
+    send(endpoint, n, inFlight, () -> {});
+  }
+
+  /** Sends {@code n} requests, at most {@code inFlight} unanswered; fails on any non-200. */
+  private static void send(HttpTransport.Endpoint endpoint, int n, int inFlight, Runnable sample) throws Exception {
+    Semaphore permits = new Semaphore(inFlight);
+    CountDownLatch done = new CountDownLatch(n);
+    AtomicReference<String> problem = new AtomicReference<>();
+    byte[] body = new byte[1000];
+    for (int i = 0; i < n; i++) {
+      assertThat(permits.tryAcquire(30, TimeUnit.SECONDS)).as("a permit within 30 s").isTrue();
+      if (i % 100 == 0) {
+        sample.run();
+      }
+      endpoint.post("application/octet-stream", HttpTransport.RequestBody.of(body), new HttpTransport.Answer() {
+        @Override
+        public void answered(int status, byte[] answer) {
+          if (status != 200) {
+            problem.compareAndSet(null, "status " + status);
+          }
+          permits.release();
+          done.countDown();
+        }
+
+        @Override
+        public void failed(Throwable error) {
+          problem.compareAndSet(null, error.toString());
+          permits.release();
+          done.countDown();
+        }
+      });
+    }
+    assertThat(done.await(60, TimeUnit.SECONDS)).as("every answer within 60 s").isTrue();
+    assertThat(problem.get()).as("first problem").isNull();
+  }
+}
