@@ -131,6 +131,14 @@ final class GenerateCommand implements Callable<Integer> {
   }
 
   /**
+   * Writes the run directory's run.json to the runs topic of {@code run.ledger_kafka}, where
+   * {@code verify --ledger-kafka} reads it with the ledger rows.
+   */
+  static void publishRunJson(RunConfig config, Path runDir, String runId) throws IOException {
+    config.ledgerKafka().writeRun(runId, Files.readAllBytes(runDir.resolve("run.json")));
+  }
+
+  /**
    * {@code --dry-run}: the plan, then each backend's pre-flight check (the same checks a run makes
    * before it sends: the backend answers, its topic or index is usable, its retention keeps the
    * lines, other runs' lines in the range), each ready, with warnings, or not ready; nothing is
@@ -212,6 +220,14 @@ final class GenerateCommand implements Callable<Integer> {
     }
     Files.createDirectories(runDir);
     writeRunJson(runDir, file, plan, runStart, runId, null, runExtra);
+    if (config.ledgerKafka() != null) {
+      try {
+        config.ledgerKafka().ensureTopics();
+        publishRunJson(config, runDir, runId);
+      } catch (IOException e) {
+        throw new IllegalStateException("The ledger's Kafka topic is not usable (run.ledger_kafka): " + e.getMessage(), e);
+      }
+    }
     if (plan.published() != null) {
       err.println("generate: lines read from " + plan.published() + " (published " + plan.published().manifest()
           .publishedAt() + "), one reading per backend");
@@ -249,6 +265,21 @@ final class GenerateCommand implements Callable<Integer> {
       ledger = unsentWindows(ledger, config, plan, job, runStart);
     }
     LedgerFiles.writeCsv(runDir, ledger, config.zone());
+    if (config.ledgerKafka() != null) {
+      try {
+        if (result.ending() != GenerateJob.Ending.FINISHED) {
+          // a stopped or cancelled job's Kafka sinks may not have flushed every row, and a cancelled
+          // run's unsent windows are rows only the client adds: the client writes the final ledger
+          config.ledgerKafka().writeRows(runId, ledger);
+        }
+        // last: its finishedMillis tells verify --ledger-kafka that the ledger in Kafka is complete
+        publishRunJson(config, runDir, runId);
+      } catch (IOException e) {
+        err.println("generate: warning: the end of the run was not written to Kafka (run.ledger_kafka), so verify"
+            + " --ledger-kafka will take the run for unfinished; the run directory's ledger is complete: "
+            + e.getMessage());
+      }
+    }
     RunSummary ledgerSummary = RunSummary.of(ledger);
     ledgerSummary.write(runDir);
     printTotals(result, out);
