@@ -256,10 +256,7 @@ final class GenerateCommand implements Callable<Integer> {
     }
     writeRunJson(runDir, file, plan, runStart, runId, System.currentTimeMillis(), runExtra);
 
-    List<LedgerEntry> ledger = new ArrayList<>();
-    for (var b : config.backends()) {
-      ledger.addAll(LedgerFiles.read(runDir.resolve("ledger").resolve(b.name())));
-    }
+    List<LedgerEntry> ledger = finalLedger(config, runDir, runId, err);
     if (result.ending() == GenerateJob.Ending.CANCELLED) {
       // a cancelled job wrote no row for windows no batch reached: they are the unsent ones
       ledger = unsentWindows(ledger, config, plan, job, runStart);
@@ -321,6 +318,36 @@ final class GenerateCommand implements Callable<Integer> {
       err.println("generate: " + w);
     }
     return 1;
+  }
+
+  /**
+   * Every backend's final ledger rows: from the backend's own ledger under {@code
+   * runDir/ledger/<backend>/}, which the job's tasks write; when a backend's is not there (the
+   * tasks ran on other machines, without a shared run directory) and the ledger goes to Kafka
+   * too, the backend's rows from Kafka, with a warning.
+   *
+   * @throws IOException when a backend's rows are in neither place
+   */
+  static List<LedgerEntry> finalLedger(RunConfig config, Path runDir, String runId, PrintStream err)
+      throws IOException {
+    List<LedgerEntry> ledger = new ArrayList<>();
+    List<LedgerEntry> fromKafka = null;
+    for (var b : config.backends()) {
+      Path own = runDir.resolve("ledger").resolve(b.name());
+      boolean local = Files.exists(own.resolve(LedgerFiles.CSV)) || Files.exists(own.resolve(LedgerFiles.JSONL));
+      if (local || config.ledgerKafka() == null) {
+        ledger.addAll(LedgerFiles.read(own));
+        continue;
+      }
+      if (fromKafka == null) {
+        fromKafka = config.ledgerKafka().read(runId).rows();
+      }
+      List<LedgerEntry> rows = fromKafka.stream().filter(r -> r.backend().equals(b.name())).toList();
+      err.println("generate: backend " + b.name() + "'s ledger is not in " + own + " (its tasks ran elsewhere);"
+          + " took its " + rows.size() + " row(s) from topic " + config.ledgerKafka().topic() + " instead.");
+      ledger.addAll(rows);
+    }
+    return ledger;
   }
 
   /** run.json's {@code resumes}: the earlier resumes of the run, and this one. */

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbench.ledger.LedgerEntry;
 import io.logbench.ledger.LedgerFiles;
 import io.logbench.ledger.LedgerKafka;
+import io.logbench.plan.ConfigLoader;
 import io.logbench.sink.kafka.KafkaTestBroker;
 import io.logbench.testing.LoopbackMiniCluster;
 import java.io.ByteArrayOutputStream;
@@ -26,7 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * lines to the files backend with {@code run.ledger_kafka} on the real in-JVM Kafka, then verify
  * from directories that never saw the run: every window OK; with three lines deleted from the day
  * file, the window that lost them is MISSING 3. The ledger records carry the run id (not the run
- * name), and a run id not in the topic, a topic that does not exist and a run whose generate has
+ * name), generate's client takes a backend's rows from Kafka when its tasks' files are not on its
+ * machine, and a run id not in the topic, a topic that does not exist and a run whose generate has
  * not ended are refused with exit 2 and say so.
  */
 class VerifyLedgerKafkaITCase {
@@ -83,6 +85,14 @@ class VerifyLedgerKafkaITCase {
     assertThat(fromFiles).hasSize(2);
     assertThat(fromKafka.rows()).containsExactlyElementsOf(fromFiles);
     assertThat(kafka.runIds()).contains(runId);
+    // generate's client, when the tasks' ledger files are not on its machine, takes the rows from Kafka
+    ByteArrayOutputStream warned = new ByteArrayOutputStream();
+    List<LedgerEntry> elsewhere = GenerateCommand.finalLedger(ConfigLoader.load(config), dir.resolve("elsewhere"),
+        runId, new PrintStream(warned, true, StandardCharsets.UTF_8));
+    assertThat(elsewhere).containsExactlyElementsOf(fromFiles);
+    assertThat(warned.toString(StandardCharsets.UTF_8)).contains("generate: backend files's ledger is not in "
+        + dir.resolve("elsewhere").resolve("ledger").resolve("files") + " (its tasks ran elsewhere); took its 2"
+        + " row(s) from topic " + TOPIC + " instead.");
 
     // a directory that never saw the run: run.json and the ledger come from Kafka
     Path fresh = dir.resolve("fresh");
