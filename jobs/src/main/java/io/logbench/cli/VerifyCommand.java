@@ -144,6 +144,7 @@ final class VerifyCommand implements Callable<Integer> {
     }
     Path runDir = runDirOption != null ? runDirOption : config.runDir();
     io.logbench.ledger.LedgerKafka fromKafka = ledgerFromKafka(config);
+    io.logbench.verify.LedgerView ledgerView = io.logbench.verify.LedgerView.files(runDir, !continuous);
     if (fromKafka != null) {
       if (continuous) {
         throw new UsageException("verify: --continuous follows a live run through its run directory; the ledger in"
@@ -152,6 +153,8 @@ final class VerifyCommand implements Callable<Integer> {
       LedgerFromKafka.Fetched fetched = LedgerFromKafka.fetch(fromKafka, runIdOption, runDir, config);
       err.printf(Locale.ROOT, "verify: run %s: run.json and %d ledger row(s) from topic %s at %s, written to %s%n",
           fetched.runId(), fetched.rows(), fromKafka.topic(), fromKafka.bootstrap(), runDir);
+      // the job's tasks read the rows from Kafka too: on a cluster they may not see this directory
+      ledgerView = io.logbench.verify.LedgerView.kafka(fromKafka, fetched.runId());
       for (String b : fetched.backendsWithoutRows()) {
         err.println("verify: warning: the ledger in Kafka has no row of backend " + b + "; its windows stay PENDING.");
       }
@@ -163,7 +166,7 @@ final class VerifyCommand implements Callable<Integer> {
       }
     }
     VerifySettings settings = new VerifySettings(continuous, settle, maxWait, recheck, drill);
-    VerifyPlan plan = VerifyPlan.of(config, runDir, settings, window);
+    VerifyPlan plan = VerifyPlan.of(config, runDir, settings, window, ledgerView);
     err.printf(Locale.ROOT, "verify: %d window(s) of %s%s for %s (%s)%n", plan.targets().get(0).windows(),
         io.logbench.config.Durations.format(Duration.ofMillis(plan.windowMillis())),
         plan.windowMillis() == plan.ledgerWindowMillis() ? ""

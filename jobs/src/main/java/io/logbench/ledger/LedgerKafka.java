@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -286,18 +287,23 @@ public record LedgerKafka(String bootstrap, String topic) implements Serializabl
   public Run read(String runId) throws IOException {
     byte[] key = runId.getBytes(StandardCharsets.UTF_8);
     byte[][] runJson = new byte[1][];
-    List<String> others = new ArrayList<>();
+    LinkedHashSet<String> others = new LinkedHashSet<>();
     if (!readAll(runsTopic(), (k, v) -> {
       if (Arrays.equals(k, key)) {
         runJson[0] = v;
-      } else if (k != null && !others.contains(new String(k, StandardCharsets.UTF_8))) {
-        others.add(new String(k, StandardCharsets.UTF_8));
+      } else if (k != null) {
+        String id = new String(k, StandardCharsets.UTF_8);
+        others.remove(id); // newest last
+        if (v != null) {
+          others.add(id);
+        }
       }
     })) {
       throw noTopic(runsTopic(), "the runs' run.json records");
     }
     if (runJson[0] == null) {
-      List<String> last = others.subList(Math.max(0, others.size() - 5), others.size());
+      List<String> all = new ArrayList<>(others);
+      List<String> last = all.subList(Math.max(0, all.size() - 5), all.size());
       throw new IOException("Topic " + runsTopic() + " at " + bootstrap + " holds no run " + runId + (others.isEmpty()
           ? "; it holds no run at all" : "; its newest runs are " + String.join(", ", last)) + ". Expected the run id"
           + " generate printed (run.json's runId) of a run with run.ledger_kafka topic " + topic + ".");

@@ -10,6 +10,7 @@ import io.logbench.ledger.LedgerKafka;
 import io.logbench.plan.ConfigLoader;
 import io.logbench.sink.kafka.KafkaTestBroker;
 import io.logbench.testing.LoopbackMiniCluster;
+import io.logbench.verify.LedgerView;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -85,6 +86,11 @@ class VerifyLedgerKafkaITCase {
     assertThat(fromFiles).hasSize(2);
     assertThat(fromKafka.rows()).containsExactlyElementsOf(fromFiles);
     assertThat(kafka.runIds()).contains(runId);
+    // what the verify job's tasks read: the run's final rows, per backend
+    LedgerView.Snapshot seen = LedgerView.kafka(kafka, runId).read("files");
+    assertThat(seen.isFinal()).isTrue();
+    assertThat(seen.rows().values()).containsExactlyInAnyOrderElementsOf(fromFiles);
+    assertThat(LedgerView.kafka(kafka, runId).read("other").rows()).isEmpty();
     // generate's client, when the tasks' ledger files are not on its machine, takes the rows from Kafka
     ByteArrayOutputStream warned = new ByteArrayOutputStream();
     List<LedgerEntry> elsewhere = GenerateCommand.finalLedger(ConfigLoader.load(config), dir.resolve("elsewhere"),
