@@ -28,6 +28,7 @@ import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
@@ -117,13 +118,7 @@ public record LedgerKafka(String bootstrap, String topic) implements Serializabl
             .setBootstrapServers(bootstrap)
             .setKafkaProducerConfig(props)
             .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
-            .setRecordSerializer(
-                KafkaRecordSerializationSchema.<io.logbench.schemas.LedgerEntry>builder()
-                    .setTopic(topic)
-                    .setKeySerializationSchema(e -> key(e.getRun(), e.getBackend(), e.getWindowStartMillis()))
-                    .setValueSerializationSchema(
-                        AvroSerializationSchema.forSpecific(io.logbench.schemas.LedgerEntry.class))
-                    .build())
+            .setRecordSerializer(new Records(topic))
             .build();
     rows.map(new ToAvro(runId))
         .returns(io.logbench.schemas.LedgerEntry.class)
@@ -132,6 +127,35 @@ public record LedgerKafka(String bootstrap, String topic) implements Serializabl
         .sinkTo(sink)
         .uid("ledger-kafka-" + uid)
         .name("ledger to kafka " + uid);
+  }
+
+  /**
+   * A row's Kafka record: its key, its Avro value, and no timestamp of its own (the producer's
+   * time). Not the stream element's timestamp, which the builder's schema would use: the rows a
+   * drained job's final watermark brings out carry {@code Long.MAX_VALUE}, which brokers refuse.
+   */
+  static final class Records implements KafkaRecordSerializationSchema<io.logbench.schemas.LedgerEntry> {
+    private static final long serialVersionUID = 1L;
+    private final String topic;
+    private final AvroSerializationSchema<io.logbench.schemas.LedgerEntry> value =
+        AvroSerializationSchema.forSpecific(io.logbench.schemas.LedgerEntry.class);
+
+    Records(String topic) {
+      this.topic = topic;
+    }
+
+    @Override
+    public void open(SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext)
+        throws Exception {
+      value.open(context);
+    }
+
+    @Override
+    public ProducerRecord<byte[], byte[]> serialize(io.logbench.schemas.LedgerEntry e, KafkaSinkContext context,
+        Long timestamp) {
+      return new ProducerRecord<>(topic, null, null, key(e.getRun(), e.getBackend(), e.getWindowStartMillis()),
+          value.serialize(e));
+    }
   }
 
   /** A ledger row as its Avro record. */

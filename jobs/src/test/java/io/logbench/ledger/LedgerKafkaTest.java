@@ -32,4 +32,18 @@ class LedgerKafkaTest {
     assertThat(new String(LedgerKafka.key(avro.getRun(), avro.getBackend(), avro.getWindowStartMillis()),
         StandardCharsets.UTF_8)).isEqualTo("quickstart-20261130-121314-3f2a/opensearch/60000");
   }
+
+  @Test
+  void recordsTakeTheProducersTimeNotTheElementsWhichADrainSetsToLongMax() throws Exception {
+    io.logbench.schemas.LedgerEntry avro = new LedgerKafka.ToAvro("r-1")
+        .map(new LedgerEntry("files", 0, 60_000, 5, 5, 5, Map.of()));
+    var record = new LedgerKafka.Records("ledger").serialize(avro, null, Long.MAX_VALUE);
+    assertThat(record.timestamp()).isNull();
+    assertThat(record.topic()).isEqualTo("ledger");
+    assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo("r-1/files/0");
+    io.logbench.schemas.LedgerEntry back = new org.apache.avro.specific.SpecificDatumReader<>(
+        io.logbench.schemas.LedgerEntry.class).read(null,
+        org.apache.avro.io.DecoderFactory.get().binaryDecoder(record.value(), null));
+    assertThat(back).isEqualTo(avro);
+  }
 }
