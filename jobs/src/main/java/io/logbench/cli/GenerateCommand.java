@@ -19,6 +19,9 @@ import io.logbench.sink.LatencyHistogram;
 import io.logbench.sink.Preflight;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.ThresholdBreach;
+import io.logbench.sink.Footprint;
+import io.logbench.visibility.IngestRow;
+import io.logbench.visibility.VisibilityReport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -290,11 +293,14 @@ final class GenerateCommand implements Callable<Integer> {
       printSteps(steps, out);
       writeSteps(runDir.resolve("steps.csv"), steps);
     }
+    List<IngestRow> ingest = ingestRows(config, plan, run, result);
+    printIngest(ingest, out);
+    writeIngest(runDir.resolve(IngestRow.FILE), ingest);
     for (ThresholdBreach b : result.breaches()) {
       out.println("aborted: " + b.describe());
     }
-    out.printf(Locale.ROOT, "ran %.1f s; wrote %s%s%n", seconds, runDir.resolve("summary.csv"),
-        steps.isEmpty() ? "" : " and " + runDir.resolve("steps.csv"));
+    out.printf(Locale.ROOT, "ran %.1f s; wrote %s, %s%s%n", seconds, runDir.resolve("summary.csv"),
+        runDir.resolve(IngestRow.FILE), steps.isEmpty() ? "" : " and " + runDir.resolve("steps.csv"));
     // the report is a view of the files above: failing to draw it is a warning, not a failed run
     Reports.refresh(runDir, "generate", out, err);
     if (result.ending() != GenerateJob.Ending.FINISHED) {
@@ -480,6 +486,96 @@ final class GenerateCommand implements Callable<Integer> {
           pairs(b.resentRequests(), ";"), pairs(b.resentLines(), ";"))).append('\n');
     }
     return csv.toString();
+  }
+
+  /** Lines whose bytes are measured for the raw bytes per line: enough for a steady mean, quickly made. */
+  static final long RAW_SAMPLE_LINES = 200_000;
+
+  /**
+   * The dataset's bytes per line as the seed's files hold them (the line and its newline), over
+   * the run's first {@value #RAW_SAMPLE_LINES} lines (all of them in a shorter run).
+   */
+  static double rawBytesPerLine(RunPlan plan) {
+    long n = Math.min(plan.lines(), RAW_SAMPLE_LINES);
+    if (n == 0) {
+      return Double.NaN;
+    }
+    return (double) plan.dataset().byteSize(plan.firstIndex(), plan.firstIndex() + n) / n + 1;
+  }
+
+  /**
+   * Each backend's ingest figures: its summary's first send and last answer, its visibility
+   * polls, and what it says it stores, read now (after the run).
+   */
+  static List<IngestRow> ingestRows(RunConfig config, RunPlan plan, RunContext run, GenerateJob.Result result) {
+    double raw = rawBytesPerLine(plan);
+    List<IngestRow> rows = new ArrayList<>();
+    for (var b : config.backends()) {
+      BackendSummary s = result.backends().stream().filter(x -> x.backend().equals(b.name())).findFirst()
+          .orElse(null);
+      List<String> notes = new ArrayList<>();
+      Footprint footprint = null;
+      try {
+        footprint = b.spec().footprint(run).orElse(null);
+        if (footprint == null) {
+          notes.add("the " + b.spec().kind() + " backend reports no stored size");
+        }
+      } catch (IOException | RuntimeException e) {
+        notes.add("its stored size could not be read: " + e.getMessage());
+      }
+      VisibilityReport v = result.visibility().get(b.name());
+      String skipped = result.visibilitySkipped().get(b.name());
+      if (skipped != null) {
+        notes.add("visibility not polled: " + skipped);
+      }
+      if (v != null && !v.lastLineNote().isEmpty()) {
+        notes.add("last line not timed: " + v.lastLineNote());
+      }
+      long first = s == null || s.firstScheduledNanos() == Long.MAX_VALUE ? 0 : s.firstScheduledNanos();
+      rows.add(new IngestRow(b.name(), b.spec().kind(), s == null ? 0 : s.acked(), first,
+          s == null ? 0 : s.lastAnswerNanos(), v == null ? 0 : v.lastVisibleNanos(), footprint, raw, v,
+          String.join("; ", notes)));
+    }
+    return rows;
+  }
+
+  static void printIngest(List<IngestRow> rows, PrintStream out) {
+    out.printf(Locale.ROOT, "%n%-16s %9s %9s %11s %10s %8s %8s %8s  %-24s  %s%n", "backend", "acked s", "ingest s",
+        "lines/s", "stored", "B/line", "raw B/l", "samples", "visible ms from ack", "from schedule");
+    for (IngestRow r : rows) {
+      VisibilityReport v = r.visibility();
+      out.printf(Locale.ROOT, "%-16s %9s %9s %11s %10s %8s %8s %8s  %-24s  %s%n", r.backend(),
+          secs(r.ackSeconds()), secs(r.ingestSeconds()),
+          Double.isNaN(r.linesPerSecond()) ? "-" : Format.count(Math.round(r.linesPerSecond())),
+          r.footprint() == null ? "-" : Format.bytes(r.footprint().bytes()),
+          Double.isNaN(r.bytesPerLine()) ? "-" : String.format(Locale.ROOT, "%.1f", r.bytesPerLine()),
+          Double.isNaN(r.rawBytesPerLine()) ? "-" : String.format(Locale.ROOT, "%.1f", r.rawBytesPerLine()),
+          v == null ? "-" : v.visible() + "/" + v.sampled(),
+          v == null ? "-" : triple(v.fromAckMicros()), v == null ? "-" : triple(v.fromScheduleMicros()));
+    }
+    out.println("(acked s: first send to last answer; ingest s: first send to the count that found every acked line;"
+        + " lines/s over ingest s; B/line: bytes the backend reports stored per acked line, beside the dataset's raw"
+        + " bytes per line; visible: p50/p95/max of sampled batches, from their answer and from their scheduled"
+        + " time)");
+    for (IngestRow r : rows) {
+      if (!r.notes().isEmpty()) {
+        out.println("note: backend " + r.backend() + ": " + r.notes() + ".");
+      }
+    }
+  }
+
+  private static String secs(double s) {
+    return Double.isNaN(s) ? "-" : String.format(Locale.ROOT, "%.1f", s);
+  }
+
+  private static String triple(LatencyHistogram h) {
+    return h.count() == 0 ? "-" : ms(h.percentile(50)) + "/" + ms(h.percentile(95)) + "/" + ms(h.max());
+  }
+
+  static void writeIngest(Path file, List<IngestRow> rows) throws IOException {
+    StringBuilder csv = new StringBuilder(IngestRow.CSV_HEADER).append('\n');
+    rows.forEach(r -> csv.append(r.csv()).append('\n'));
+    Files.writeString(file, csv);
   }
 
   static void printSteps(List<StepRow> rows, PrintStream out) {

@@ -108,6 +108,7 @@ public final class Main implements Callable<Integer> {
     cl.addSubcommand(new VerifyCommand(out, err));
     cl.addSubcommand(new ReportCommand(out));
     cl.addSubcommand(new QueryCommand(out, err));
+    cl.addSubcommand(new CompareCommand(out));
     cl.addSubcommand(new CommandLine.HelpCommand());
     cl.registerConverter(Duration.class, Main::duration);
     cl.registerConverter(Instant.class, Main::instant);

@@ -30,6 +30,15 @@ public interface CountReader extends AutoCloseable {
    */
   List<Long> sequenceIds(long fromMillis, long toMillis, int limit) throws IOException;
 
+  /**
+   * Whether each read passes over everything the backend holds (a topic, day files) whatever its
+   * time range, so that one read of a wide range costs no more than one of a narrow range; false
+   * for readers whose backend searches by time (the default).
+   */
+  default boolean scans() {
+    return false;
+  }
+
   /** Time spent answering count queries so far, and how many requests were made (for reports). */
   QueryStats stats();
 

@@ -35,6 +35,8 @@ public final class BackendSummary {
   private long lines;
   private long acked;
   private long attempts;
+  private long firstScheduledNanos = Long.MAX_VALUE;
+  private long lastAnswerNanos;
   private final Map<String, Long> failed = new TreeMap<>();
   /** Requests and lines resent by the deliveries, by cause. */
   private final Map<String, long[]> resent = new TreeMap<>();
@@ -107,6 +109,8 @@ public final class BackendSummary {
     batchFailed.forEach((reason, n) -> failed.merge(reason, n, Long::sum));
     boolean measured = o.status() != BatchOutcome.Status.ABORTED;
     if (measured) {
+      firstScheduledNanos = Math.min(firstScheduledNanos, o.scheduledNanos());
+      lastAnswerNanos = Math.max(lastAnswerNanos, o.scheduledNanos() + o.latencyNanos());
       latencyMicros.record(o.latencyNanos() / 1_000);
       serviceMicros.record(o.serviceNanos() / 1_000);
     }
@@ -133,6 +137,19 @@ public final class BackendSummary {
         batchFailed.forEach((reason, n) -> acc.failed.merge(reason, n, Long::sum));
       }
     }
+  }
+
+  /**
+   * Epoch ns of the earliest scheduled time of a batch sent (the run's first send, as a batch is
+   * sent when due), or {@link Long#MAX_VALUE} when none was.
+   */
+  public synchronized long firstScheduledNanos() {
+    return firstScheduledNanos;
+  }
+
+  /** Epoch ns of the latest final answer to a batch, or 0 when none came. */
+  public synchronized long lastAnswerNanos() {
+    return lastAnswerNanos;
   }
 
   public String backend() {

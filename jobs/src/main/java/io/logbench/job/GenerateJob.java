@@ -252,9 +252,18 @@ public final class GenerateJob {
           plan.config().ledgerKafka().sink(rows, runId, name);
         }
       }
+      String skip = io.logbench.visibility.Visibility.skipReason(b.spec(), visibility(b));
+      if (skip == null) {
+        io.logbench.visibility.Visibility.attach(outcomes, b.spec(), run, visibility(b), plan.span(runStartMillis), grid);
+      }
       out.put(name, outcomes);
     }
     return out;
+  }
+
+  /** The visibility sampling of backend {@code b}: its own keys over the run file's. */
+  private io.logbench.sink.VisibilitySettings visibility(BackendConfig b) {
+    return b.common().visibility(plan.config().visibility());
   }
 
   private volatile List<BackendSummary> live = List.of();
@@ -283,12 +292,25 @@ public final class GenerateJob {
     CANCELLED
   }
 
-  /** What a run came to. */
+  /**
+   * What a run came to.
+   *
+   * @param ending how the job ended
+   * @param visibility each polled backend's visibility figures, by name
+   * @param visibilitySkipped why a backend's visibility was not polled, by name
+   */
   public record Result(List<BackendSummary> backends, List<ThresholdBreach> breaches, long runStartMillis,
-      Ending ending) {
+      Ending ending, Map<String, io.logbench.visibility.VisibilityReport> visibility,
+      Map<String, String> visibilitySkipped) {
 
+    public Result {
+      visibility = visibility == null ? Map.of() : Map.copyOf(visibility);
+      visibilitySkipped = visibilitySkipped == null ? Map.of() : Map.copyOf(visibilitySkipped);
+    }
+
+    /** A finished run's result without visibility figures. */
     public Result(List<BackendSummary> backends, List<ThresholdBreach> breaches, long runStartMillis) {
-      this(backends, breaches, runStartMillis, Ending.FINISHED);
+      this(backends, breaches, runStartMillis, Ending.FINISHED, null, null);
     }
 
     /** Every backend in at-least-once mode acknowledged every line (load-test backends aside). */
@@ -369,8 +391,22 @@ public final class GenerateJob {
         }
       }
     }
+    Map<String, io.logbench.visibility.VisibilityReport> visibility = new LinkedHashMap<>();
+    Map<String, String> skipped = new LinkedHashMap<>();
+    for (BackendConfig b : backends) {
+      String skip = io.logbench.visibility.Visibility.skipReason(b.spec(), visibility(b));
+      Object v = result == null ? null : result.getAccumulatorResult(io.logbench.visibility.VisibilityOperator.ACCUMULATOR + b.name());
+      if (skip != null) {
+        skipped.put(b.name(), skip);
+      } else if (v instanceof List<?> list && !list.isEmpty()) {
+        visibility.put(b.name(), (io.logbench.visibility.VisibilityReport) list.get(0));
+      } else {
+        skipped.put(b.name(), result == null ? "the job was cancelled"
+            : "the visibility operator reported nothing (the job ended before its input did)");
+      }
+    }
     deleteStopSavepoint();
-    return new Result(summaries, breaches, runStartMillis, ending);
+    return new Result(summaries, breaches, runStartMillis, ending, visibility, skipped);
   }
 
   private final java.util.concurrent.CompletableFuture<JobClient> started =

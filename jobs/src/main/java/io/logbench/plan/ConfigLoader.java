@@ -14,6 +14,7 @@ import io.logbench.publish.ManifestStore;
 import io.logbench.publish.PublishedTopic;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
+import io.logbench.sink.VisibilitySettings;
 import io.logbench.sink.kafka.KafkaConnection;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -140,7 +141,7 @@ public final class ConfigLoader {
     }
     ConfigNode top = new ConfigNode(root, "");
     top.allowOnly("name", "dataset", "schedule", "timestamps", "batch", "window", "zone", "parallelism", "run",
-        "backends");
+        "backends", "visibility");
 
     String name = top.string("name", defaultName);
     if (name == null || !name.matches("[A-Za-z0-9._-]+")) {
@@ -182,11 +183,13 @@ public final class ConfigLoader {
           + " generate job's retained checkpoints (or leave the key out for <run dir>/checkpoints).");
     }
     List<BackendConfig> backends = Backends.parseList(top, "backends");
+    VisibilitySettings visibility = VisibilitySettings.parse(top.mapping("visibility"), VisibilitySettings.defaults());
 
     sanityCheck(dataset, schedule, timestamps);
     keepDatasetTopicApart(dataset, backends);
     return new RunConfig(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir,
-        backends, checkpointInterval, ledgerKafka, checkpointDir == null ? null : Path.of(checkpointDir));
+        backends, checkpointInterval, ledgerKafka, checkpointDir == null ? null : Path.of(checkpointDir),
+        visibility);
   }
 
   private static DatasetSpec dataset(ConfigNode d, Manifests manifests) {

@@ -25,6 +25,8 @@ import java.util.List;
  * @param ledgerKafka where the ledger rows also go as Avro records ({@code run.ledger_kafka}), or null
  * @param checkpointDir where the generate job keeps its retained checkpoints ({@code
  *     run.checkpoint_dir}), or null for {@value #DEFAULT_CHECKPOINT_DIR} in the run directory
+ * @param visibility how generate samples write-to-visible latency ({@code visibility:}), before each
+ *     backend's own keys; null for the defaults
  */
 public record RunConfig(
     String name,
@@ -39,7 +41,12 @@ public record RunConfig(
     List<BackendConfig> backends,
     Duration checkpointInterval,
     io.logbench.ledger.LedgerKafka ledgerKafka,
-    Path checkpointDir) {
+    Path checkpointDir,
+    io.logbench.sink.VisibilitySettings visibility) {
+
+  public RunConfig {
+    visibility = visibility == null ? io.logbench.sink.VisibilitySettings.defaults() : visibility;
+  }
 
   /** Checkpoint interval when {@code run.checkpoint_interval} is not given. */
   public static final Duration DEFAULT_CHECKPOINT_INTERVAL = Duration.ofSeconds(10);
@@ -60,6 +67,6 @@ public record RunConfig(
   public RunConfig withWindow(Duration newWindow) {
     ConfigLoader.checkWindow("--window", newWindow);
     return new RunConfig(name, dataset, schedule, timestamps, batchLines, newWindow, zone, parallelism, runDir,
-        backends, checkpointInterval, ledgerKafka, checkpointDir);
+        backends, checkpointInterval, ledgerKafka, checkpointDir, visibility);
   }
 }

@@ -44,6 +44,9 @@ public final class PublishTarget implements AutoCloseable {
   /** How long an admin request may take. */
   static final Duration DEADLINE = Duration.ofSeconds(30);
 
+  /** The pause before asking again after a retriable answer (metadata not yet everywhere). */
+  private static final Duration RETRY_BACKOFF = Duration.ofMillis(200);
+
   /** The largest {@code message.timestamp.after.max.ms}: no limit on timestamps ahead of the broker's clock. */
   static final String NO_LIMIT = Long.toString(Long.MAX_VALUE);
 
@@ -341,8 +344,27 @@ public final class PublishTarget implements AutoCloseable {
     for (int p = 0; p < partitions; p++) {
       ask.put(new TopicPartition(topic, p), spec);
     }
-    var answers = await(admin.listOffsets(ask, new ListOffsetsOptions(isolation)).all(),
-        "list the offsets of topic " + topic);
+    String what = "list the offsets of topic " + topic;
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    Map<TopicPartition, org.apache.kafka.clients.admin.ListOffsetsResult.ListOffsetsResultInfo> answers;
+    while (true) {
+      try {
+        answers = await(admin.listOffsets(ask, new ListOffsetsOptions(isolation)).all(), what);
+        break;
+      } catch (IllegalStateException e) {
+        // a topic created a moment ago may not have reached every broker's metadata yet
+        if (!(e.getCause() instanceof org.apache.kafka.common.errors.RetriableException)
+            || System.nanoTime() + RETRY_BACKOFF.toNanos() > deadline) {
+          throw e;
+        }
+      }
+      try {
+        Thread.sleep(RETRY_BACKOFF.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while trying to " + what + ".", e);
+      }
+    }
     Map<TopicPartition, Long> out = new LinkedHashMap<>();
     for (TopicPartition tp : ask.keySet()) {
       out.put(tp, answers.get(tp).offset());

@@ -79,6 +79,7 @@ public final class RunReport {
     out.add(r.verdicts());
     out.add(r.drillDown());
     out.add(r.latency());
+    out.add(Comparison.of(data).section(prefix));
     r.steps().ifPresent(out::add);
     out.add(r.failures());
     out.add(r.countQueries());

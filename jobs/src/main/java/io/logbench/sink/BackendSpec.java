@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.apache.flink.streaming.api.datastream.DataStream;
 
 /**
@@ -90,11 +91,42 @@ public interface BackendSpec extends Serializable {
   }
 
   /**
+   * Why this backend, as configured, cannot count its lines back (a phrase), or null when it can:
+   * by default when its {@link #capabilities} say it is not countable; a backend that counts only
+   * with settings of its own (Splunk's search credentials) says which are missing.
+   */
+  default String countUnavailable() {
+    return capabilities().countable() ? null : "the " + kind() + " backend cannot count its lines back";
+  }
+
+  /**
    * Opens the keyed search of the run's lines in this backend's own language (count by a stream
    * label per time bucket, the case study's searches, see {@code query}); only for backends whose
    * {@link #capabilities} say {@code countable}.
    */
   default KeyedSearch openSearch(RunContext run) {
     throw new UnsupportedOperationException("The " + kind() + " backend " + name() + " cannot search its lines.");
+  }
+
+  /**
+   * Opens a reader for the write-to-visible polls of {@code generate}: one that sees what a user's
+   * search would see now. By default the count reader; a backend whose count reader forces
+   * something first (OpenSearch's refresh before each count) overrides it with one that does not,
+   * or the polls would measure the forcing, not the backend.
+   */
+  default CountReader openProbe(RunContext run) {
+    return openCounter(run);
+  }
+
+  /**
+   * What the backend says it stores after the run, where it reports it (an index's store size, a
+   * metric of its data size, log segments, files on disk); empty when it does not. The figure may
+   * cover more than the run (other runs in the same index or topic): its {@link Footprint#source}
+   * says what it covers.
+   *
+   * @throws IOException when the backend does not answer
+   */
+  default Optional<Footprint> footprint(RunContext run) throws IOException {
+    return Optional.empty();
   }
 }

@@ -18,9 +18,10 @@ import java.util.Objects;
  * @param name the backend's name in reports and the ledger (unique within a run)
  * @param delivery how batches are delivered
  * @param queryTimeout how long one count query may take before the verifier retries it
+ * @param visibility this backend's {@code visibility:} keys over the run file's (none set by default)
  */
-public record CommonSettings(String kind, String name, DeliverySettings delivery, Duration queryTimeout)
-    implements Serializable {
+public record CommonSettings(String kind, String name, DeliverySettings delivery, Duration queryTimeout,
+    VisibilitySettings.Overrides visibility) implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
@@ -36,6 +37,7 @@ public record CommonSettings(String kind, String name, DeliverySettings delivery
   static {
     List<String> k = new ArrayList<>(List.of("kind", "name", "query_timeout"));
     k.addAll(DeliverySettings.KEYS);
+    k.add("visibility");
     KEYS = List.copyOf(k);
   }
 
@@ -44,6 +46,17 @@ public record CommonSettings(String kind, String name, DeliverySettings delivery
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(delivery, "delivery");
     Objects.requireNonNull(queryTimeout, "queryTimeout");
+    visibility = visibility == null ? VisibilitySettings.Overrides.none() : visibility;
+  }
+
+  /** Settings that leave the run file's visibility settings as they are. */
+  public CommonSettings(String kind, String name, DeliverySettings delivery, Duration queryTimeout) {
+    this(kind, name, delivery, queryTimeout, null);
+  }
+
+  /** This backend's visibility settings: its own keys over the run file's {@code run}. */
+  public VisibilitySettings visibility(VisibilitySettings run) {
+    return visibility.over(run);
   }
 
   /** Defaults for a backend of {@code kind} named {@code name} (for tests and tools). */
@@ -58,17 +71,22 @@ public record CommonSettings(String kind, String name, DeliverySettings delivery
 
   /** The same settings with another request timeout. */
   public CommonSettings withTimeout(Duration timeout) {
-    return new CommonSettings(kind, name, delivery.withTimeout(timeout), queryTimeout);
+    return new CommonSettings(kind, name, delivery.withTimeout(timeout), queryTimeout, visibility);
   }
 
   /** The same settings with another query timeout. */
   public CommonSettings withQueryTimeout(Duration timeout) {
-    return new CommonSettings(kind, name, delivery, timeout);
+    return new CommonSettings(kind, name, delivery, timeout, visibility);
+  }
+
+  /** The same settings with other visibility keys. */
+  public CommonSettings withVisibility(VisibilitySettings.Overrides keys) {
+    return new CommonSettings(kind, name, delivery, queryTimeout, keys);
   }
 
   /** The same settings with other delivery settings. */
   public CommonSettings withDelivery(DeliverySettings settings) {
-    return new CommonSettings(kind, name, settings, queryTimeout);
+    return new CommonSettings(kind, name, settings, queryTimeout, visibility);
   }
 
   /** Reads the common keys of {@code block}, whose kind is {@code kind}. */
@@ -78,6 +96,8 @@ public record CommonSettings(String kind, String name, DeliverySettings delivery
       throw block.invalid("name", name, "a backend name of letters, digits, '.', '_' or '-'");
     }
     Duration queryTimeout = block.duration("query_timeout", DEFAULT_QUERY_TIMEOUT, false);
-    return new CommonSettings(kind, name, DeliverySettings.parse(block), queryTimeout);
+    VisibilitySettings.Overrides visibility = block.has("visibility")
+        ? VisibilitySettings.Overrides.parse(block.mapping("visibility")) : VisibilitySettings.Overrides.none();
+    return new CommonSettings(kind, name, DeliverySettings.parse(block), queryTimeout, visibility);
   }
 }

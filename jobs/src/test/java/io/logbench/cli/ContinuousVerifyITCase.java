@@ -71,6 +71,8 @@ class ContinuousVerifyITCase {
         "parallelism: 1",
         "batch: {lines: 100}",
         "run: {checkpoint_interval: 500ms}",
+        // a line lost on purpose keeps generate's end-of-run visibility count waiting its timeout
+        "visibility: {timeout: 5s}",
         "backends:",
         "  - {kind: loki, url: '" + loki.url() + "', timeout: 5s}",
         "  - {kind: victorialogs, name: vl, url: '" + vl.url() + "', timeout: 5s}",

@@ -11,11 +11,8 @@ import io.logbench.replay.ReplayFiles;
 import io.logbench.replay.RestoreRecord;
 import io.logbench.sink.elasticsearch.OpenSearchTestServer;
 import io.logbench.testing.ChildLogbench;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -83,15 +80,6 @@ class GenerateResumeITCase {
     }
   }
 
-  record Printed(int code, String out, String err) {}
-
-  static Printed cli(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Printed(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
 
   @Test
   void aRunKilledMidRunResumesFromItsCheckpointAndVerifiesWithoutALoss() throws Exception {
@@ -146,7 +134,7 @@ class GenerateResumeITCase {
           .isNotEmpty().allSatisfy(r -> assertThat(r.checkpointId()).isEqualTo(checkpointId));
     }
 
-    Printed verify = cli("verify", config.toString(), "--run-dir", runDir.toString(), "--quiet");
+    Printed verify = Printed.run("verify", config.toString(), "--run-dir", runDir.toString(), "--quiet");
     assertThat(verify.code()).as("%s%n%s", verify.out(), verify.err()).isZero();
     List<String> verdicts = Files.readAllLines(runDir.resolve("verdicts.csv"));
     assertThat(verdicts).hasSize(1 + 12);
@@ -169,7 +157,7 @@ class GenerateResumeITCase {
     Path runDir = dir.resolve("run");
     Files.createDirectories(runDir);
 
-    Printed none = cli("generate", config.toString(), "--resume", runDir.toString());
+    Printed none = Printed.run("generate", config.toString(), "--resume", runDir.toString());
     assertThat(none.code()).isEqualTo(2);
     assertThat(none.err()).startsWith("logbench: --resume " + runDir + ": " + runDir.resolve("run.json")
         + " does not exist; expected the run directory of a generate run that was stopped before its end.");
@@ -178,7 +166,7 @@ class GenerateResumeITCase {
     Files.writeString(runDir.resolve("run.json"), String.format(Locale.ROOT, "{\"name\":\"resume-it\","
         + "\"runId\":\"resume-it-x\",\"runStartMillis\":1,\"firstIndex\":0,\"lines\":%d,\"windowMillis\":10000,"
         + "\"zone\":\"UTC\"}", LINES + 1));
-    Printed other = cli("generate", config.toString(), "--resume", runDir.toString());
+    Printed other = Printed.run("generate", config.toString(), "--resume", runDir.toString());
     assertThat(other.code()).isEqualTo(2);
     assertThat(other.err()).contains("is not a run of " + config + ": lines is " + (LINES + 1)
         + " there but " + LINES + " in the run file. Resume a run with the run file it was started with.");
@@ -187,7 +175,7 @@ class GenerateResumeITCase {
     Files.writeString(runDir.resolve("run.json"), "{\"name\":\"resume-it\",\"runId\":\"resume-it-x\","
         + "\"runStartMillis\":1,\"firstIndex\":0,\"lines\":" + LINES + ",\"windowMillis\":10000,\"zone\":\"UTC\"}");
     Files.createDirectories(runDir.resolve("checkpoints/0123/chk-3"));
-    Printed unfinished = cli("generate", config.toString(), "--resume", runDir.toString());
+    Printed unfinished = Printed.run("generate", config.toString(), "--resume", runDir.toString());
     assertThat(unfinished.code()).isEqualTo(2);
     assertThat(unfinished.err()).contains(runDir.resolve("checkpoints") + " holds no completed checkpoint (a chk-N"
         + " directory with _metadata)");

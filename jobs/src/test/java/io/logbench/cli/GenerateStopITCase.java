@@ -89,7 +89,7 @@ class GenerateStopITCase {
       assertThat(lines.count()).isEqualTo(sent);
     }
 
-    GenerateResumeITCase.Printed verify = GenerateResumeITCase.cli("verify", config.toString(), "--run-dir",
+    Printed verify = Printed.run("verify", config.toString(), "--run-dir",
         runDir.toString(), "--quiet");
     assertThat(verify.code()).as("%s%n%s", verify.out(), verify.err()).isZero();
     assertThat(verify.out()).contains("note: generate was stopped by SIGTERM at ");

@@ -22,12 +22,12 @@ class MainTest {
 
   @Test
   void everyCommandHasHelpThatExitsZero() {
-    for (String command : new String[] {"quickstart", "plan", "dataset", "publish", "generate", "verify", "report"}) {
+    for (String command : new String[] {"quickstart", "plan", "dataset", "publish", "generate", "verify", "report", "compare"}) {
       Run r = run(command, "--help");
       assertThat(r.code()).as(command).isZero();
       assertThat(r.out()).as(command).startsWith("Usage: logbench " + command + " ")
           .contains(switch (command) {
-            case "report" -> "RUN_DIR";
+            case "report", "compare" -> "RUN_DIR";
             case "quickstart" -> "--keep"; // it takes no run file
             default -> "CONFIG";
           }, "--help");
@@ -38,7 +38,7 @@ class MainTest {
     }
     Run top = run("--help");
     assertThat(top.code()).isZero();
-    assertThat(top.out()).contains("quickstart", "plan", "dataset", "publish", "generate", "verify", "report", "Exit codes: 0 done; 1");
+    assertThat(top.out()).contains("quickstart", "plan", "dataset", "publish", "generate", "verify", "report", "compare", "Exit codes: 0 done; 1");
   }
 
   @Test

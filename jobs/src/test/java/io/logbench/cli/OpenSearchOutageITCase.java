@@ -61,8 +61,8 @@ class OpenSearchOutageITCase {
               + " retry: {initial: 100ms, max: 2s, multiplier: 2}}",
           ""));
       Path runDir = dir.resolve("run");
-      AtomicReference<GenerateResumeITCase.Printed> generated = new AtomicReference<>();
-      Thread generate = new Thread(() -> generated.set(GenerateResumeITCase.cli("generate", config.toString(),
+      AtomicReference<Printed> generated = new AtomicReference<>();
+      Thread generate = new Thread(() -> generated.set(Printed.run("generate", config.toString(),
           "--run-dir", runDir.toString(), "--quiet")), "outage-it-generate");
       generate.start();
 
@@ -81,7 +81,7 @@ class OpenSearchOutageITCase {
       generate.join(Duration.ofMinutes(3).toMillis());
       assertThat(generate.isAlive()).as("generate ended after the outage").isFalse();
 
-      GenerateResumeITCase.Printed g = generated.get();
+      Printed g = generated.get();
       assertThat(g.code()).as("%s%n%s", g.out(), g.err()).isZero();
       assertThat(ackedBefore).isLessThan(LINES);
       assertThat(ackedDuring).as("the outage began mid-run").isLessThan(LINES);
@@ -96,7 +96,7 @@ class OpenSearchOutageITCase {
       List<LedgerEntry> ledger = LedgerFiles.read(runDir);
       assertThat(ledger).hasSize(6).allSatisfy(e -> assertThat(e.acked()).isEqualTo(e.expected()));
 
-      GenerateResumeITCase.Printed verify = GenerateResumeITCase.cli("verify", config.toString(), "--run-dir",
+      Printed verify = Printed.run("verify", config.toString(), "--run-dir",
           runDir.toString(), "--quiet");
       assertThat(verify.code()).as("%s%n%s", verify.out(), verify.err()).isZero();
       List<String> verdicts = Files.readAllLines(runDir.resolve("verdicts.csv"));

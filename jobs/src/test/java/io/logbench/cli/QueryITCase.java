@@ -11,9 +11,6 @@ import io.logbench.sink.loki.LokiEmulator;
 import io.logbench.sink.splunk.SplunkHecEmulator;
 import io.logbench.sink.victorialogs.VictoriaLogsEmulator;
 import io.logbench.testing.LoopbackMiniCluster;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -58,15 +55,6 @@ class QueryITCase {
   static final VictoriaLogsEmulator VL = new VictoriaLogsEmulator().retention(Duration.ofDays(36_500));
   static final SplunkHecEmulator HEC = SplunkHecEmulator.start(TOKEN).searchCredentials("searcher", PASSWORD);
 
-  private record Printed(int code, String out, String err) {}
-
-  private static Printed run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Printed(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
 
   @BeforeAll
   static void generate() throws Exception {
@@ -108,7 +96,7 @@ class QueryITCase {
         "    search_password_file: '" + dir.resolve("search.password") + "'",
         "    timeout: 60s",
         ""));
-    Printed g = run("generate", config.toString());
+    Printed g = Printed.run("generate", config.toString());
     assertThat(g.code()).as("%s%n%s", g.out(), g.err()).isZero();
     long lines = io.logbench.plan.RunPlan.of(io.logbench.plan.ConfigLoader.load(config)).lines();
     assertThat(lines).isGreaterThan(100_000);
@@ -127,7 +115,7 @@ class QueryITCase {
   @Test
   @Order(1)
   void everyBackendAnswersEverySearchWithTheExactCounts() throws Exception {
-    Printed q = run("query", config.toString(), "--repeat", "2");
+    Printed q = Printed.run("query", config.toString(), "--repeat", "2");
     assertThat(q.code()).as("%s%n%s", q.out(), q.err()).isZero();
     assertThat(q.out()).contains("verdict: every cell of every answer equals the exact answer.");
     CsvTable rows = CsvTable.read(runDir.resolve(QueryFiles.QUERIES));
@@ -164,7 +152,7 @@ class QueryITCase {
     String status = dropped.fields().get("status");
     String path = dropped.fields().get("path");
 
-    Printed q = run("query", config.toString(), "--repeat", "1");
+    Printed q = Printed.run("query", config.toString(), "--repeat", "1");
     assertThat(q.code()).as("%s%n%s", q.out(), q.err()).isEqualTo(1);
     CsvTable rows = CsvTable.read(runDir.resolve(QueryFiles.QUERIES));
     assertThat(rows.rows().stream().filter(r -> !rows.get(r, "status").equals("OK")))

@@ -8,9 +8,6 @@ import io.logbench.sink.kafka.KafkaTestBroker;
 import io.logbench.sink.loki.LokiEmulator;
 import io.logbench.sink.victorialogs.VictoriaLogsEmulator;
 import io.logbench.testing.LoopbackMiniCluster;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,15 +47,6 @@ class RunsNeverMixITCase {
     loki.close();
   }
 
-  private record Printed(int code, String out, String err) {}
-
-  private static Printed run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Printed(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
 
   private String runId(Path runDir) throws Exception {
     return new ObjectMapper().readTree(runDir.resolve("run.json").toFile()).get("runId").asText();
@@ -90,11 +78,11 @@ class RunsNeverMixITCase {
     Path first = dir.resolve("first");
     Path second = dir.resolve("second");
 
-    Printed one = run("generate", config.toString(), "--run-dir", first.toString());
+    Printed one = Printed.run("generate", config.toString(), "--run-dir", first.toString());
     assertThat(one.code()).as("%s%n%s", one.out(), one.err()).isZero();
     assertThat(one.err()).doesNotContain("already holds");
     assertThat(vl.rowsStored()).as("the first run, once: %s", one.out()).isEqualTo(12_000);
-    Printed two = run("generate", config.toString(), "--run-dir", second.toString());
+    Printed two = Printed.run("generate", config.toString(), "--run-dir", second.toString());
     assertThat(two.code()).as("%s%n%s", two.out(), two.err()).isZero();
 
     String idOne = runId(first);
@@ -107,7 +95,7 @@ class RunsNeverMixITCase {
     }
 
     for (Path runDir : List.of(first, second)) {
-      Printed verify = run("verify", config.toString(), "--run-dir", runDir.toString());
+      Printed verify = Printed.run("verify", config.toString(), "--run-dir", runDir.toString());
       assertThat(verify.code()).as("%s%n%s", verify.out(), verify.err()).isZero();
       List<String> verdicts = Files.readAllLines(runDir.resolve("verdicts.csv"));
       assertThat(verdicts).hasSize(1 + 4 * 2);

@@ -107,7 +107,7 @@ class BackendsConfigTest {
   @Test
   void unknownKeyOfABackend() {
     fails("backends:\n  - {kind: discard, url: 'http://127.0.0.1'}\n",
-        "backends[0].url: unknown key; expected one of kind, name, query_timeout, delivery, in_flight, timeout, retry, thresholds.");
+        "backends[0].url: unknown key; expected one of kind, name, query_timeout, delivery, in_flight, timeout, retry, thresholds, visibility.");
   }
 
   @Test
@@ -162,5 +162,37 @@ class BackendsConfigTest {
         "backends[0].thresholds.failed_rate: 2.0 is not valid; expected a rate of failed requests from 0 to 1, such as 0.01 for 1%.");
     fails("backends:\n  - {kind: discard, delivery: load-test, thresholds: {p99: 1s}}\n",
         "backends[0].thresholds.p99: unknown key; expected one of failed_rate, p95, delay.");
+  }
+
+  @Test
+  void visibilityDefaultsRunWideAndPerBackendKeyByKey() {
+    RunConfig plain = parse("backends:\n  - kind: discard\n");
+    assertThat(plain.visibility()).isEqualTo(io.logbench.sink.VisibilitySettings.defaults());
+    assertThat(plain.visibility().sample()).isEqualTo(100);
+    assertThat(plain.backends().get(0).common().visibility(plain.visibility())).isEqualTo(plain.visibility());
+
+    RunConfig c = parse(String.join("\n",
+        "visibility: {sample: 10, poll: 1s}",
+        "backends:",
+        "  - {kind: discard, name: a}",
+        "  - {kind: discard, name: b, visibility: {sample: 0, timeout: 5s}}",
+        ""));
+    io.logbench.sink.VisibilitySettings run = c.visibility();
+    assertThat(run).isEqualTo(new io.logbench.sink.VisibilitySettings(10, Duration.ofSeconds(1), Duration.ofSeconds(60)));
+    assertThat(c.backends().get(0).common().visibility(run)).isEqualTo(run);
+    io.logbench.sink.VisibilitySettings b = c.backends().get(1).common().visibility(run);
+    assertThat(b).isEqualTo(new io.logbench.sink.VisibilitySettings(0, Duration.ofSeconds(1), Duration.ofSeconds(5)));
+    assertThat(b.enabled()).isFalse();
+    assertThat(run.sampled(20)).isTrue();
+    assertThat(run.sampled(21)).isFalse();
+  }
+
+  @Test
+  void badVisibilityKeysNameTheKeyAndWhatIsExpected() {
+    fails("visibility: {sample: -1}", "visibility.sample: -1 is not valid; expected one batch in N to sample: 0 (off)"
+        + " or a whole number of batches from 1 (every batch).");
+    fails("visibility: {every: 3}", "visibility.every: unknown key; expected one of sample, poll, timeout.");
+    fails("backends:\n  - {kind: discard, visibility: {poll: 0s}}\n", "backends[0].visibility.poll: \"0s\" is not"
+        + " valid; expected a duration such as 500ms, 30s, 2m, 1h or 1d, greater than 0.");
   }
 }

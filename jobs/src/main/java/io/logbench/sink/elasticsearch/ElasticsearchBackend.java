@@ -149,8 +149,32 @@ public record ElasticsearchBackend(
   /** Opens a reader that counts the run's documents back per window. */
   @Override
   public ElasticsearchCountReader openCounter(RunContext run) {
+    return reader(run, true);
+  }
+
+  /**
+   * A reader that never asks for a refresh: the polls see documents when the index's own refresh
+   * ({@code index.refresh_interval}, 1 s by default) makes them searchable, as a user's search
+   * would.
+   */
+  @Override
+  public ElasticsearchCountReader openProbe(RunContext run) {
+    return reader(run, false);
+  }
+
+  /** The index's store size, every shard copy ({@code GET <index>/_stats/store}). */
+  @Override
+  public java.util.Optional<io.logbench.sink.Footprint> footprint(RunContext run) throws IOException {
+    try (ElasticsearchCountReader r = reader(run, false)) {
+      long[] bytes = r.storeBytes();
+      return java.util.Optional.of(new io.logbench.sink.Footprint(bytes[0], kind + " index " + index
+          + ": store size of every shard copy (_stats/store; primaries " + bytes[1] + " bytes), the whole index"));
+    }
+  }
+
+  private ElasticsearchCountReader reader(RunContext run, boolean refresh) {
     ElasticsearchCountReader.Builder b = ElasticsearchCountReader.builder().url(url).index(index)
-        .runId(run.runId()).requestTimeout(queryTimeout);
+        .runId(run.runId()).requestTimeout(queryTimeout).refresh(refresh);
     String authorization = authorization();
     if (authorization != null) {
       b.authorization(authorization);

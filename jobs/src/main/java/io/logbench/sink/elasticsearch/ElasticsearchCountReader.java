@@ -8,6 +8,7 @@ import io.logbench.count.CountReader;
 import io.logbench.count.internal.CountQueries;
 import io.logbench.count.internal.WindowRange;
 import io.logbench.sink.RunContext;
+import io.logbench.sink.SendResult;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -29,8 +30,10 @@ import java.util.Objects;
  * field {@code text}), so only the run's documents count; without one, every document does.
  *
  * <p>Documents are searchable only after a refresh, so each {@link #counts} and {@link
- * #sequenceIds} first asks for {@code POST <index>/_refresh}. An index that does not exist holds
- * nothing: its windows count 0.
+ * #sequenceIds} first asks for {@code POST <index>/_refresh}, unless built with {@code
+ * refresh(false)}: a reader that measures when documents become visible must see what a search
+ * sees, after the index's own refresh interval. An index that does not exist holds nothing: its
+ * windows count 0 (without the refresh, a search of it fails instead).
  *
  * <p>Defaults: {@value #DEFAULT_MAX_BUCKETS} buckets per request (OpenSearch refuses more than
  * {@code search.max_buckets}, 65,535), {@link #DEFAULT_REQUEST_TIMEOUT} per request, {@link
@@ -51,6 +54,7 @@ public final class ElasticsearchCountReader implements CountReader {
   private final String runId;
   private final String authorization;
   private final int maxBuckets;
+  private final boolean forceRefresh;
   private final CountQueries http;
   private final EsRequests requests;
 
@@ -60,6 +64,7 @@ public final class ElasticsearchCountReader implements CountReader {
     this.runId = b.runId;
     this.authorization = b.authorization;
     this.maxBuckets = b.maxBuckets;
+    this.forceRefresh = b.refresh;
     this.http =
         new CountQueries("Elasticsearch at " + b.url, "elasticsearch-count", b.connectTimeout, b.requestTimeout);
     this.requests = new EsRequests(http, url, index, authorization);
@@ -73,7 +78,7 @@ public final class ElasticsearchCountReader implements CountReader {
   public long[] counts(long fromMillis, long toMillis, long windowMillis) throws IOException {
     WindowRange range = WindowRange.of(fromMillis, toMillis, windowMillis);
     long[] counts = new long[range.n()];
-    if (range.n() == 0 || !refresh()) {
+    if (range.n() == 0 || (forceRefresh && !refresh())) {
       return counts;
     }
     for (int first = 0; first < range.n(); first += maxBuckets) {
@@ -138,7 +143,7 @@ public final class ElasticsearchCountReader implements CountReader {
   @Override
   public List<Long> sequenceIds(long fromMillis, long toMillis, int limit) throws IOException {
     List<Long> seqs = new ArrayList<>();
-    if (limit <= 0 || toMillis <= fromMillis || !refresh()) {
+    if (limit <= 0 || toMillis <= fromMillis || (forceRefresh && !refresh())) {
       return seqs;
     }
     JsonNode after = null;
@@ -208,6 +213,21 @@ public final class ElasticsearchCountReader implements CountReader {
     return requests.refresh();
   }
 
+  /**
+   * The index's store size, {@code GET <index>/_stats/store}: {@code total} (every shard copy)
+   * and {@code primaries}, in bytes; for a single node without replicas the two are equal.
+   */
+  public long[] storeBytes() throws IOException {
+    JsonNode all = requests.get("/" + index + "/_stats/store", "the store stats").path("_all");
+    JsonNode total = all.path("total").path("store").path("size_in_bytes");
+    JsonNode primaries = all.path("primaries").path("store").path("size_in_bytes");
+    if (!total.canConvertToLong() || !primaries.canConvertToLong()) {
+      throw new IOException(http.backend() + " answered the store stats of " + index
+          + " without _all.total.store.size_in_bytes: " + SendResult.bounded(all.toString()));
+    }
+    return new long[] {total.asLong(), primaries.asLong()};
+  }
+
   private JsonNode search(ObjectNode body, String what) throws IOException {
     return requests.post("/" + index + "/_search", JSON.writeValueAsBytes(body), what);
   }
@@ -237,6 +257,7 @@ public final class ElasticsearchCountReader implements CountReader {
     private int maxBuckets = DEFAULT_MAX_BUCKETS;
     private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
     private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    private boolean refresh = true;
 
     private Builder() {}
 
@@ -271,6 +292,15 @@ public final class ElasticsearchCountReader implements CountReader {
 
     public Builder requestTimeout(Duration requestTimeout) {
       this.requestTimeout = requestTimeout;
+      return this;
+    }
+
+    /**
+     * Whether each count and id search first refreshes the index (true by default, so counts are
+     * exact right after an ack); false for a reader that measures visibility.
+     */
+    public Builder refresh(boolean on) {
+      this.refresh = on;
       return this;
     }
 

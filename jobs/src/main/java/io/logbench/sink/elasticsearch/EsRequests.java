@@ -55,8 +55,16 @@ final class EsRequests {
 
   /** Posts {@code body} (JSON) to {@code path}; the answer's JSON, or an error naming {@code what}. */
   JsonNode post(String path, byte[] body, String what) throws IOException {
-    Answer a = http.send(request(path).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), what);
+    return json(http.send(request(path).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), what), what);
+  }
+
+  /** Gets {@code path}; the answer's JSON, or an error naming {@code what}. */
+  JsonNode get(String path, String what) throws IOException {
+    return json(http.send(request(path).GET().build(), what), what);
+  }
+
+  private JsonNode json(Answer a, String what) throws IOException {
     if (a.status() != 200) {
       throw new IOException(http.backend() + " answered " + what + " with " + a.status() + ": " + a.shortText(300));
     }

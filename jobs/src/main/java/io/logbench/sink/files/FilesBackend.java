@@ -189,4 +189,24 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
         .setParallelism(1)
         .setMaxParallelism(1);
   }
+
+  /** The sizes of the day files in {@code dir} ({@code YYYY-MM-DD.log}), this run's and any other's. */
+  @Override
+  public java.util.Optional<io.logbench.sink.Footprint> footprint(RunContext run) throws java.io.IOException {
+    Path d = Path.of(dir);
+    if (!java.nio.file.Files.isDirectory(d)) {
+      return java.util.Optional.empty();
+    }
+    long bytes = 0;
+    int files = 0;
+    try (java.nio.file.DirectoryStream<Path> listing =
+        java.nio.file.Files.newDirectoryStream(d, "[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].log")) {
+      for (Path f : listing) {
+        bytes += java.nio.file.Files.size(f);
+        files++;
+      }
+    }
+    return java.util.Optional.of(new io.logbench.sink.Footprint(bytes, "sizes of the " + files + " day file(s) in "
+        + dir));
+  }
 }

@@ -94,6 +94,12 @@ public final class FilesCountReader implements CountReader {
     return counts;
   }
 
+  /** Every read passes over the whole {@code scan} source. */
+  @Override
+  public boolean scans() {
+    return true;
+  }
+
   @Override
   public List<Long> sequenceIds(long fromMillis, long toMillis, int limit) throws IOException {
     List<Long> seqs = new ArrayList<>();

@@ -411,4 +411,39 @@ public final class KafkaBackend implements BackendSpec {
       return new KafkaBackend(this);
     }
   }
+
+  /**
+   * The size of the topic's partitions in the brokers' log directories ({@code
+   * Admin.describeLogDirs}), every replica: the whole topic, this run's records and any other's.
+   */
+  @Override
+  public java.util.Optional<io.logbench.sink.Footprint> footprint(RunContext run) throws java.io.IOException {
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(clientProperties())) {
+      java.util.List<Integer> brokers = admin.describeCluster().nodes().get(30, java.util.concurrent.TimeUnit.SECONDS)
+          .stream().map(org.apache.kafka.common.Node::id).toList();
+      var dirs = admin.describeLogDirs(brokers).allDescriptions().get(30, java.util.concurrent.TimeUnit.SECONDS);
+      long bytes = 0;
+      int replicas = 0;
+      for (var byDir : dirs.values()) {
+        for (var d : byDir.values()) {
+          for (var e : d.replicaInfos().entrySet()) {
+            if (e.getKey().topic().equals(topic)) {
+              bytes += e.getValue().size();
+              replicas++;
+            }
+          }
+        }
+      }
+      return java.util.Optional.of(new io.logbench.sink.Footprint(bytes, "Kafka topic " + topic
+          + ": log size of its " + replicas + " partition replica(s) (describeLogDirs), the whole topic"));
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new java.io.IOException("Kafka at " + bootstrap + " did not describe its log directories: "
+          + e.getCause().getMessage(), e.getCause());
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new java.io.IOException("Kafka at " + bootstrap + " did not describe its log directories within 30 s.", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.IOException("Interrupted while asking Kafka for the size of topic " + topic + ".", e);
+    }
+  }
 }

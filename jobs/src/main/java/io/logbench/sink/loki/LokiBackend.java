@@ -278,4 +278,26 @@ public record LokiBackend(
   public LokiSearch openSearch(RunContext run) {
     return new LokiSearch(this, run);
   }
+
+  /**
+   * {@code loki_ingester_chunk_stored_bytes_total} from the server's {@code /metrics}, every
+   * tenant: the bytes of the chunks its ingesters have flushed to storage since they started.
+   * Chunks still in an ingester's memory are not in it (they flush when idle, {@code
+   * chunk_idle_period}, or old, {@code max_chunk_age}, or on {@code POST /flush}).
+   */
+  @Override
+  public java.util.Optional<io.logbench.sink.Footprint> footprint(RunContext run) throws java.io.IOException {
+    try (LokiCountReader r = openCounter(run)) {
+      java.util.OptionalDouble bytes = io.logbench.http.PrometheusText.sum(r.metricsPage(), CHUNK_BYTES_METRIC);
+      if (bytes.isEmpty()) {
+        return java.util.Optional.empty();
+      }
+      return java.util.Optional.of(new io.logbench.sink.Footprint((long) bytes.getAsDouble(),
+          "Loki " + CHUNK_BYTES_METRIC + " from /metrics: chunks flushed to storage so far, every tenant,"
+              + " since the ingesters started"));
+    }
+  }
+
+  /** The metric Loki's ingesters count flushed chunk bytes by. */
+  public static final String CHUNK_BYTES_METRIC = "loki_ingester_chunk_stored_bytes_total";
 }

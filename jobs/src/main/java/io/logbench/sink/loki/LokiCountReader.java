@@ -347,6 +347,12 @@ public final class LokiCountReader implements CountReader {
     return http.stats();
   }
 
+  /** The server's own {@code /metrics} page (Prometheus text), for its size figures. */
+  public String metricsPage() throws IOException {
+    return new String(http.get(URI.create(spec.url() + "/metrics"), "the metrics page"),
+        java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   @Override
   public void close() {
     http.close();

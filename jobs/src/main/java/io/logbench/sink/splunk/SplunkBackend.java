@@ -106,6 +106,14 @@ public record SplunkBackend(
     return u.getScheme() + "://" + (u.getHost().contains(":") ? "[" + u.getHost() + "]" : u.getHost()) + ":8089";
   }
 
+  /** Without search credentials nothing can be counted. */
+  @Override
+  public String countUnavailable() {
+    return searchAuth == null
+        ? "the splunk backend has no search_user and search_password_env or search_password_file to count with"
+        : null;
+  }
+
   /**
    * Opens a reader that counts the run's events in this backend's index with {@code tstats}
    * searches on {@code search_url}; the index is {@code index}, or {@code main} when unset (HEC's

@@ -187,4 +187,23 @@ public record VictoriaLogsBackend(
   public VictoriaLogsSearch openSearch(RunContext run) {
     return new VictoriaLogsSearch(this, run);
   }
+
+  /**
+   * {@code vl_data_size_bytes} from the server's {@code /metrics}, every {@code type} ({@code
+   * storage} and {@code indexdb}): the whole server's data on disk, every tenant and run.
+   */
+  @Override
+  public java.util.Optional<io.logbench.sink.Footprint> footprint(RunContext run) throws java.io.IOException {
+    try (VictoriaLogsCountReader r = openCounter(run)) {
+      java.util.OptionalDouble bytes = io.logbench.http.PrometheusText.sum(r.metricsPage(), DATA_SIZE_METRIC);
+      if (bytes.isEmpty()) {
+        return java.util.Optional.empty();
+      }
+      return java.util.Optional.of(new io.logbench.sink.Footprint((long) bytes.getAsDouble(),
+          "VictoriaLogs " + DATA_SIZE_METRIC + " (storage and indexdb) from /metrics, the whole server"));
+    }
+  }
+
+  /** The metric VictoriaLogs reports its data's size on disk by. */
+  public static final String DATA_SIZE_METRIC = "vl_data_size_bytes";
 }

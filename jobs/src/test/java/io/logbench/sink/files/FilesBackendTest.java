@@ -46,7 +46,7 @@ class FilesBackendTest {
         .hasMessageContaining("backends[0].dir");
     assertThatThrownBy(() -> Specs.parse(FilesBackend.TYPE, block("{\"kind\":\"files\",\"dir\":\"d\",\"url\":\"x\"}")))
         .isInstanceOf(ConfigException.class)
-        .hasMessage("backends[0].url: unknown key; expected one of kind, name, query_timeout, delivery, in_flight, timeout, retry, thresholds, dir.");
+        .hasMessage("backends[0].url: unknown key; expected one of kind, name, query_timeout, delivery, in_flight, timeout, retry, thresholds, visibility, dir.");
   }
 
   @Test

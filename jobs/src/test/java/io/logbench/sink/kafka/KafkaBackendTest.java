@@ -82,7 +82,7 @@ class KafkaBackendTest {
   void unknownKeysAndBadValuesAreNamed() {
     assertThatThrownBy(() -> parse("kind: kafka\nbootstrap: x:1\ntopc: a\n"))
         .isInstanceOf(ConfigException.class)
-        .hasMessageStartingWith("backends[0].topc: unknown key; expected one of kind, name, query_timeout, delivery, in_flight, timeout, retry, thresholds, bootstrap,");
+        .hasMessageStartingWith("backends[0].topc: unknown key; expected one of kind, name, query_timeout, delivery, in_flight, timeout, retry, thresholds, visibility, bootstrap,");
     assertThatThrownBy(() -> parse("kind: kafka\nbootstrap: x:1\nexactly_once: maybe\n"))
         .hasMessage("backends[0].exactly_once: \"maybe\" is not valid; expected one of true, false.");
     assertThatThrownBy(() -> parse("kind: kafka\nbootstrap: x:1\nproperties: [a]\n"))

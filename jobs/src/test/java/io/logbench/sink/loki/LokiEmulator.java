@@ -261,8 +261,26 @@ public final class LokiEmulator extends HttpEmulator {
         }
       }
       case "/ready" -> respondText(ex, 200, "ready");
+      case "/metrics" -> respond(ex, 200, "text/plain; version=0.0.4", metrics().getBytes(StandardCharsets.UTF_8));
       default -> respondText(ex, 404, "404 page not found");
     }
+  }
+
+  /**
+   * {@code loki_ingester_chunk_stored_bytes_total} per tenant: the emulator's own figure, the bytes
+   * of the lines it holds (it keeps every line as if flushed at once, uncompressed), not a
+   * server's.
+   */
+  private synchronized String metrics() {
+    Map<String, Long> byTenant = new TreeMap<>();
+    for (Entry e : stored) {
+      byTenant.merge(e.tenant(), (long) e.line().getBytes(StandardCharsets.UTF_8).length, Long::sum);
+    }
+    StringBuilder b = new StringBuilder("# HELP loki_ingester_chunk_stored_bytes_total (emulator) bytes of the lines"
+        + " held, per tenant\n# TYPE loki_ingester_chunk_stored_bytes_total counter\n");
+    byTenant.forEach((t, n) -> b.append("loki_ingester_chunk_stored_bytes_total{tenant=\"").append(t).append("\"} ")
+        .append(n).append('\n'));
+    return b.toString();
   }
 
   private String tenant(HttpExchange ex) throws IOException {

@@ -286,6 +286,12 @@ class SplunkCountReaderTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("The splunk backend splunk needs search_user and search_password_env or"
             + " search_password_file to count its events back.");
+    // generate's visibility polls are skipped, with the reason, rather than failing the run
+    assertThat(defaults.countUnavailable()).isEqualTo("the splunk backend has no search_user and"
+        + " search_password_env or search_password_file to count with");
+    assertThat(io.logbench.visibility.Visibility.skipReason(defaults, io.logbench.sink.VisibilitySettings.defaults()))
+        .isEqualTo(defaults.countUnavailable());
+    assertThat(backend.countUnavailable()).isNull();
     assertThatThrownBy(() -> block("kind: splunk\nurl: http://h:8088\ntoken_env: T\nsearch_user: u\n"))
         .isInstanceOf(ConfigException.class)
         .hasMessageContaining("backends[0].search_password_env: missing; expected search_password_env or search_password_file, since search_user is set.");

@@ -37,7 +37,12 @@ import java.util.regex.Pattern;
  * {@code _time:[start, end)}. Every field of a row besides {@code _msg} and {@code _time} is kept
  * (as VictoriaLogs keeps every field it is sent), stream fields and plain ones (such as the run's
  * {@code logbench_run}) alike, and {@code field:=value} is an exact match on the whole value.
- * {@link #queryFaults()} injects faults into selects apart from inserts.
+ * {@link #queryFaults()} injects faults into selects apart from inserts. {@link #visibilityDelay}
+ * keeps inserted rows out of every select for a while (as a real server's rows become searchable
+ * only after its in-memory parts are flushed, about a second), and {@code /metrics} answers
+ * {@code vl_data_size_bytes} with the emulator's own figure: the bytes of the rows it holds
+ * (message, time and fields as sent, uncompressed) as {@code type="storage"} and of its distinct
+ * streams as {@code type="indexdb"}; not a server's.
  */
 public final class VictoriaLogsEmulator extends HttpEmulator {
 
@@ -69,6 +74,9 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   public record Row(String tenant, long nanos, String msg, Map<String, String> fields, String stream) {}
 
   private final List<Row> rows = new ArrayList<>();
+  /** Rows inserted but not yet visible, with the System.nanoTime at which they become visible. */
+  private final java.util.ArrayDeque<Map.Entry<Long, List<Row>>> invisible = new java.util.ArrayDeque<>();
+  private volatile Duration visibilityDelay = Duration.ZERO;
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
   private final AtomicLong formIgnored = new AtomicLong();
@@ -87,6 +95,23 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
         Instant now = Instant.now();
         return now.getEpochSecond() * 1_000_000_000L + now.getNano();
       };
+
+  /**
+   * How long inserted rows stay out of every select (and of {@link #rows}) after the insert is
+   * answered; zero (the default) makes them visible at once.
+   */
+  public VictoriaLogsEmulator visibilityDelay(Duration delay) {
+    this.visibilityDelay = delay;
+    return this;
+  }
+
+  /** Moves the rows whose delay is over into the visible rows. */
+  private synchronized void promote() {
+    long now = System.nanoTime();
+    while (!invisible.isEmpty() && invisible.peekFirst().getKey() - now <= 0) {
+      rows.addAll(invisible.pollFirst().getValue());
+    }
+  }
 
   /** {@code -retentionPeriod} (7d by default, as VictoriaLogs'). */
   public VictoriaLogsEmulator retention(Duration retention) {
@@ -146,6 +171,7 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   }
 
   public synchronized int rowsStored() {
+    promote();
     return rows.size();
   }
 
@@ -172,6 +198,7 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   }
 
   public synchronized List<Row> rows() {
+    promote();
     return List.copyOf(rows);
   }
 
@@ -196,18 +223,42 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
         }
       }
       case "/select/logsql/hits" -> {
+        promote();
         if (applyFault(ex, queryFaults) != null) {
           hits(ex);
         }
       }
       case "/select/logsql/query" -> {
+        promote();
         if (applyFault(ex, queryFaults) != null) {
           query(ex);
         }
       }
       case "/health" -> respondText(ex, 200, "OK");
+      case "/metrics" -> respond(ex, 200, "text/plain; version=0.0.4", metrics().getBytes(StandardCharsets.UTF_8));
       default -> respondText(ex, 400, "unsupported path requested: " + ex.getRequestURI().getPath());
     }
+  }
+
+  /** The emulator's {@code vl_data_size_bytes}: bytes of the rows and streams it holds, visible or not. */
+  private synchronized String metrics() {
+    long storage = 0;
+    java.util.Set<String> streams = new java.util.HashSet<>();
+    List<Row> all = new ArrayList<>(rows);
+    invisible.forEach(e -> all.addAll(e.getValue()));
+    for (Row r : all) {
+      storage += r.msg().getBytes(StandardCharsets.UTF_8).length + 8; // 8: the time
+      for (Map.Entry<String, String> f : r.fields().entrySet()) {
+        storage += f.getKey().length() + f.getValue().getBytes(StandardCharsets.UTF_8).length;
+      }
+      streams.add(r.tenant() + r.stream());
+    }
+    long indexdb = streams.stream().mapToLong(String::length).sum();
+    return "# HELP vl_data_size_bytes (emulator) bytes of the rows and streams held\n"
+        + "# TYPE vl_data_size_bytes gauge\n"
+        + "vl_data_size_bytes{type=\"storage\"} " + storage + "\n"
+        + "vl_data_size_bytes{type=\"indexdb\"} " + indexdb + "\n"
+        + "vl_rows_dropped_total " + dropped.get() + "\n";
   }
 
   private static String tenant(HttpExchange ex) {
@@ -274,7 +325,12 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
     int keep = Math.max(0, kept.size() - lose);
     lost.addAndGet(kept.size() - keep);
     synchronized (this) {
-      rows.addAll(kept.subList(0, keep));
+      List<Row> in = List.copyOf(kept.subList(0, keep));
+      if (visibilityDelay.isZero()) {
+        rows.addAll(in);
+      } else {
+        invisible.addLast(Map.entry(System.nanoTime() + visibilityDelay.toNanos(), in));
+      }
     }
     respond(ex, 200, null, new byte[0]);
   }
