@@ -110,8 +110,8 @@ class GenerateStopITCase {
     // the stopped run's final ledger and run.json reached Kafka too (generate wrote them after the
     // drained job): verify from a directory that never saw the run gives the same verdicts
     Path fresh = dir.resolve("fresh");
-    GenerateResumeITCase.Printed viaKafka = GenerateResumeITCase.cli("verify", config.toString(), "--run-dir",
-        fresh.toString(), "--run-id", run.get("runId").asText(), "--quiet");
+    Printed viaKafka = Printed.run("verify", config.toString(), "--run-dir", fresh.toString(), "--run-id",
+        run.get("runId").asText(), "--quiet");
     assertThat(viaKafka.code()).as("%s%n%s", viaKafka.out(), viaKafka.err()).isZero();
     assertThat(viaKafka.out()).contains("note: generate was stopped by SIGTERM at ");
     assertThat(Files.readAllLines(fresh.resolve("verdicts.csv"))).isEqualTo(verdicts);

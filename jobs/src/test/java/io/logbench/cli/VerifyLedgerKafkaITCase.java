@@ -41,21 +41,6 @@ class VerifyLedgerKafkaITCase {
 
   @TempDir Path dir;
 
-  private record Printed(int code, String out, String err) {
-    @Override
-    public String toString() {
-      return "exit " + code + "\nstdout:\n" + out + "\nstderr:\n" + err;
-    }
-  }
-
-  private static Printed run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int code = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
-    return new Printed(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-  }
-
   @Test
   void verifiesFromKafkaAloneAndShowsLinesLostFromTheBackend() throws Exception {
     String bootstrap = KafkaTestBroker.get().bootstrap();
@@ -75,8 +60,8 @@ class VerifyLedgerKafkaITCase {
         "  - {kind: files, dir: '" + logdir + "'}",
         ""));
     Path generated = dir.resolve("generated");
-    Printed gen = run("generate", config.toString(), "--run-dir", generated.toString(), "--quiet");
-    assertThat(gen.code()).as("%s", gen).isZero();
+    Printed gen = Printed.run("generate", config.toString(), "--run-dir", generated.toString(), "--quiet");
+    assertThat(gen.code()).as("%s%n%s", gen.out(), gen.err()).isZero();
     String runId = new ObjectMapper().readTree(generated.resolve("run.json").toFile()).get("runId").asText();
 
     // the topic holds the run's final ledger under its run id, as the run directory does
@@ -102,9 +87,9 @@ class VerifyLedgerKafkaITCase {
 
     // a directory that never saw the run: run.json and the ledger come from Kafka
     Path fresh = dir.resolve("fresh");
-    Printed ok = run("verify", config.toString(), "--run-dir", fresh.toString(),
+    Printed ok = Printed.run("verify", config.toString(), "--run-dir", fresh.toString(),
         "--ledger-kafka", bootstrap + "/" + TOPIC, "--run-id", runId);
-    assertThat(ok.code()).as("%s", ok).isZero();
+    assertThat(ok.code()).as("%s%n%s", ok.out(), ok.err()).isZero();
     assertThat(ok.err()).contains("verify: run " + runId + ": run.json and 2 ledger row(s) from topic " + TOPIC);
     assertThat(Files.readAllLines(fresh.resolve("verdicts.csv"))).containsExactly(
         "backend,window_start,window_end,status,expected,acked,observed,detail",
@@ -122,8 +107,8 @@ class VerifyLedgerKafkaITCase {
     Files.write(day, lines, StandardCharsets.UTF_8);
     Path second = dir.resolve("second");
     // --run-id alone: the run file's run.ledger_kafka
-    Printed lost = run("verify", config.toString(), "--run-dir", second.toString(), "--run-id", runId);
-    assertThat(lost.code()).as("%s", lost).isEqualTo(1);
+    Printed lost = Printed.run("verify", config.toString(), "--run-dir", second.toString(), "--run-id", runId);
+    assertThat(lost.code()).as("%s%n%s", lost.out(), lost.err()).isEqualTo(1);
     assertThat(lost.err()).contains("verify: backend files is missing 3 acknowledged line(s) in 1 window(s)");
     assertThat(Files.readAllLines(second.resolve("verdicts.csv"))).containsExactly(
         "backend,window_start,window_end,status,expected,acked,observed,detail",
@@ -131,20 +116,20 @@ class VerifyLedgerKafkaITCase {
         "files,2021-05-01T03:01:00Z,2021-05-01T03:02:00Z,MISSING,6000,6000,5997,3 acknowledged line(s) not found");
 
     // refusals, each exit 2 with what is wrong
-    Printed unknown = run("verify", config.toString(), "--run-dir", dir.resolve("u").toString(), "--run-id",
+    Printed unknown = Printed.run("verify", config.toString(), "--run-dir", dir.resolve("u").toString(), "--run-id",
         "ledger-kafka-it-20000101-000000-0000");
-    assertThat(unknown.code()).as("%s", unknown).isEqualTo(2);
+    assertThat(unknown.code()).as("%s%n%s", unknown.out(), unknown.err()).isEqualTo(2);
     assertThat(unknown.err()).contains("Topic " + TOPIC + ".runs at " + bootstrap
         + " holds no run ledger-kafka-it-20000101-000000-0000; its newest runs are ").contains(runId);
 
-    Printed noTopic = run("verify", config.toString(), "--run-dir", dir.resolve("t").toString(),
+    Printed noTopic = Printed.run("verify", config.toString(), "--run-dir", dir.resolve("t").toString(),
         "--ledger-kafka", bootstrap + "/no-such-ledger", "--run-id", runId);
-    assertThat(noTopic.code()).as("%s", noTopic).isEqualTo(2);
+    assertThat(noTopic.code()).as("%s%n%s", noTopic.out(), noTopic.err()).isEqualTo(2);
     assertThat(noTopic.err()).contains("Kafka at " + bootstrap + " has no topic no-such-ledger.runs");
 
-    Printed noId = run("verify", config.toString(), "--run-dir", dir.resolve("n").toString(),
+    Printed noId = Printed.run("verify", config.toString(), "--run-dir", dir.resolve("n").toString(),
         "--ledger-kafka", bootstrap + "/" + TOPIC);
-    assertThat(noId.code()).as("%s", noId).isEqualTo(2);
+    assertThat(noId.code()).as("%s%n%s", noId.out(), noId.err()).isEqualTo(2);
     assertThat(noId.err()).contains("verify: --run-id is missing").contains(runId);
 
     // a run generate has started and not ended: run.json as generate writes it before its job
@@ -153,15 +138,16 @@ class VerifyLedgerKafkaITCase {
     started.put("runId", liveId);
     started.remove("finishedMillis");
     kafka.writeRun(liveId, new ObjectMapper().writeValueAsBytes(started));
-    Printed live = run("verify", config.toString(), "--run-dir", dir.resolve("live").toString(), "--run-id", liveId);
-    assertThat(live.code()).as("%s", live).isEqualTo(2);
+    Printed live = Printed.run("verify", config.toString(), "--run-dir", dir.resolve("live").toString(),
+        "--run-id", liveId);
+    assertThat(live.code()).as("%s%n%s", live.out(), live.err()).isEqualTo(2);
     assertThat(live.err()).contains("The ledger of run " + liveId + " in topic " + TOPIC + " at " + bootstrap
         + " is not complete: its run.json (topic " + TOPIC + ".runs) has no finishedMillis, so generate is still"
         + " running, or it crashed or was killed before its end");
 
     // the run directory of another run is not overwritten
-    Printed other = run("verify", config.toString(), "--run-dir", generated.toString(), "--run-id", liveId);
-    assertThat(other.code()).as("%s", other).isEqualTo(2);
+    Printed other = Printed.run("verify", config.toString(), "--run-dir", generated.toString(), "--run-id", liveId);
+    assertThat(other.code()).as("%s%n%s", other.out(), other.err()).isEqualTo(2);
     assertThat(other.err()).contains("run.json is run " + runId + "'s, not run " + liveId + "'s");
   }
 }
