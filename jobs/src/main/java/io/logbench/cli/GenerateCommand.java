@@ -134,6 +134,14 @@ final class GenerateCommand implements Callable<Integer> {
   }
 
   /**
+   * Writes the run directory's run.json to the runs topic of {@code run.ledger_kafka}, where
+   * {@code verify --ledger-kafka} reads it with the ledger rows.
+   */
+  static void publishRunJson(RunConfig config, Path runDir, String runId) throws IOException {
+    config.ledgerKafka().writeRun(runId, Files.readAllBytes(runDir.resolve("run.json")));
+  }
+
+  /**
    * {@code --dry-run}: the plan, then each backend's pre-flight check (the same checks a run makes
    * before it sends: the backend answers, its topic or index is usable, its retention keeps the
    * lines, other runs' lines in the range), each ready, with warnings, or not ready; nothing is
@@ -215,6 +223,14 @@ final class GenerateCommand implements Callable<Integer> {
     }
     Files.createDirectories(runDir);
     writeRunJson(runDir, file, plan, runStart, runId, null, runExtra);
+    if (config.ledgerKafka() != null) {
+      try {
+        config.ledgerKafka().ensureTopics();
+        publishRunJson(config, runDir, runId);
+      } catch (IOException e) {
+        throw new IllegalStateException("The ledger's Kafka topic is not usable (run.ledger_kafka): " + e.getMessage(), e);
+      }
+    }
     if (plan.published() != null) {
       err.println("generate: lines read from " + plan.published() + " (published " + plan.published().manifest()
           .publishedAt() + "), one reading per backend");
@@ -243,15 +259,27 @@ final class GenerateCommand implements Callable<Integer> {
     }
     writeRunJson(runDir, file, plan, runStart, runId, System.currentTimeMillis(), runExtra);
 
-    List<LedgerEntry> ledger = new ArrayList<>();
-    for (var b : config.backends()) {
-      ledger.addAll(LedgerFiles.read(runDir.resolve("ledger").resolve(b.name())));
-    }
+    List<LedgerEntry> ledger = finalLedger(config, runDir, runId, err);
     if (result.ending() == GenerateJob.Ending.CANCELLED) {
       // a cancelled job wrote no row for windows no batch reached: they are the unsent ones
       ledger = unsentWindows(ledger, config, plan, job, runStart);
     }
     LedgerFiles.writeCsv(runDir, ledger, config.zone());
+    if (config.ledgerKafka() != null) {
+      try {
+        if (result.ending() != GenerateJob.Ending.FINISHED) {
+          // a stopped or cancelled job's Kafka sinks may not have flushed every row, and a cancelled
+          // run's unsent windows are rows only the client adds: the client writes the final ledger
+          config.ledgerKafka().writeRows(runId, ledger);
+        }
+        // last: its finishedMillis tells verify --ledger-kafka that the ledger in Kafka is complete
+        publishRunJson(config, runDir, runId);
+      } catch (IOException e) {
+        err.println("generate: warning: the end of the run was not written to Kafka (run.ledger_kafka), so verify"
+            + " --ledger-kafka will take the run for unfinished; the run directory's ledger is complete: "
+            + e.getMessage());
+      }
+    }
     RunSummary ledgerSummary = RunSummary.of(ledger);
     ledgerSummary.write(runDir);
     printTotals(result, out);
@@ -296,6 +324,36 @@ final class GenerateCommand implements Callable<Integer> {
       err.println("generate: " + w);
     }
     return 1;
+  }
+
+  /**
+   * Every backend's final ledger rows: from the backend's own ledger under {@code
+   * runDir/ledger/<backend>/}, which the job's tasks write; when a backend's is not there (the
+   * tasks ran on other machines, without a shared run directory) and the ledger goes to Kafka
+   * too, the backend's rows from Kafka, with a warning.
+   *
+   * @throws IOException when a backend's rows are in neither place
+   */
+  static List<LedgerEntry> finalLedger(RunConfig config, Path runDir, String runId, PrintStream err)
+      throws IOException {
+    List<LedgerEntry> ledger = new ArrayList<>();
+    List<LedgerEntry> fromKafka = null;
+    for (var b : config.backends()) {
+      Path own = runDir.resolve("ledger").resolve(b.name());
+      boolean local = Files.exists(own.resolve(LedgerFiles.CSV)) || Files.exists(own.resolve(LedgerFiles.JSONL));
+      if (local || config.ledgerKafka() == null) {
+        ledger.addAll(LedgerFiles.read(own));
+        continue;
+      }
+      if (fromKafka == null) {
+        fromKafka = config.ledgerKafka().read(runId).rows();
+      }
+      List<LedgerEntry> rows = fromKafka.stream().filter(r -> r.backend().equals(b.name())).toList();
+      err.println("generate: backend " + b.name() + "'s ledger is not in " + own + " (its tasks ran elsewhere);"
+          + " took its " + rows.size() + " row(s) from topic " + config.ledgerKafka().topic() + " instead.");
+      ledger.addAll(rows);
+    }
+    return ledger;
   }
 
   /** run.json's {@code resumes}: the earlier resumes of the run, and this one. */

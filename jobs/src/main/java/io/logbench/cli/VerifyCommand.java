@@ -8,6 +8,7 @@ import io.logbench.plan.RunConfig;
 import io.logbench.replay.ReplayFiles;
 import io.logbench.report.Reports;
 import io.logbench.verify.BackendReport;
+import io.logbench.verify.LedgerFromKafka;
 import io.logbench.verify.Verdict.Status;
 import io.logbench.verify.VerifyOutputs;
 import io.logbench.verify.VerifyPlan;
@@ -30,11 +31,15 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code verify CONFIG [--run-dir DIR] [--window D] [--continuous] [--strict] [--settle D]
- * [--max-wait D] [--recheck D] [--drill N] [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]}:
+ * [--max-wait D] [--recheck D] [--drill N] [--ledger-kafka BOOTSTRAP[/TOPIC]] [--run-id ID]
+ * [--verdicts-kafka BOOTSTRAP --verdicts-topic TOPIC]}:
  * counts every backend of the run back, window by window, against the ledger and the dataset, on
  * Flink. The window ({@code --window}, else the run file's) is the ledger's or a whole multiple of
  * it. Writes verdicts.csv, missing.csv, verify-summary.txt and verify-stats.csv into the run
- * directory, prints a table per backend, and rewrites the run's report.html.
+ * directory, prints a table per backend, and rewrites the run's report.html. With {@code
+ * --ledger-kafka} (or {@code --run-id} and the run file's {@code run.ledger_kafka}) the run's
+ * run.json and ledger come from Kafka ({@link LedgerFromKafka}) and are written into the run
+ * directory first, so verify needs no directory generate wrote.
  *
  * <p>Exit codes: 0 when no window is MISSING, DUPLICATE or PENDING (REJECTED windows are reported
  * but are the sender's failure, already in generate's exit code, not the backend's loss; REPLAYED
@@ -92,6 +97,17 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Mixin ClusterOption cluster = new ClusterOption();
 
+  @Option(names = "--ledger-kafka", paramLabel = "BOOTSTRAP[/TOPIC]",
+      description = "Read the run's run.json and ledger from Kafka, where generate writes them with"
+          + " run.ledger_kafka (default topic logbench-ledger), instead of from the run directory; they are"
+          + " written into the run directory with verify's outputs.")
+  String ledgerKafka;
+
+  @Option(names = "--run-id", paramLabel = "ID",
+      description = "The run to read from Kafka (--ledger-kafka, else the run file's run.ledger_kafka; default:"
+          + " run.json's runId in the run directory).")
+  String runIdOption;
+
   @Option(names = "--verdicts-kafka", paramLabel = "BOOTSTRAP", description = "Also write every verdict to Kafka at BOOTSTRAP.")
   String kafka;
 
@@ -127,7 +143,22 @@ final class VerifyCommand implements Callable<Integer> {
       throw new ConfigException(file + ": backends: missing; expected the list of backend blocks the run sent to.");
     }
     Path runDir = runDirOption != null ? runDirOption : config.runDir();
-    if (!continuous) {
+    io.logbench.ledger.LedgerKafka fromKafka = ledgerFromKafka(config);
+    io.logbench.verify.LedgerView ledgerView = io.logbench.verify.LedgerView.files(runDir, !continuous);
+    if (fromKafka != null) {
+      if (continuous) {
+        throw new UsageException("verify: --continuous follows a live run through its run directory; the ledger in"
+            + " Kafka (--ledger-kafka, --run-id) is read once the run has ended, so expected one or the other.");
+      }
+      LedgerFromKafka.Fetched fetched = LedgerFromKafka.fetch(fromKafka, runIdOption, runDir, config);
+      err.printf(Locale.ROOT, "verify: run %s: run.json and %d ledger row(s) from topic %s at %s, written to %s%n",
+          fetched.runId(), fetched.rows(), fromKafka.topic(), fromKafka.bootstrap(), runDir);
+      // the job's tasks read the rows from Kafka too: on a cluster they may not see this directory
+      ledgerView = io.logbench.verify.LedgerView.kafka(fromKafka, fetched.runId());
+      for (String b : fetched.backendsWithoutRows()) {
+        err.println("verify: warning: the ledger in Kafka has no row of backend " + b + "; its windows stay PENDING.");
+      }
+    } else if (!continuous) {
       try {
         LedgerFiles.read(runDir);
       } catch (IOException e) {
@@ -135,7 +166,7 @@ final class VerifyCommand implements Callable<Integer> {
       }
     }
     VerifySettings settings = new VerifySettings(continuous, settle, maxWait, recheck, drill);
-    VerifyPlan plan = VerifyPlan.of(config, runDir, settings, window);
+    VerifyPlan plan = VerifyPlan.of(config, runDir, settings, window, ledgerView);
     err.printf(Locale.ROOT, "verify: %d window(s) of %s%s for %s (%s)%n", plan.targets().get(0).windows(),
         io.logbench.config.Durations.format(Duration.ofMillis(plan.windowMillis())),
         plan.windowMillis() == plan.ledgerWindowMillis() ? ""
@@ -182,6 +213,28 @@ final class VerifyCommand implements Callable<Integer> {
     Reports.refresh(runDir, "verify", out, err);
     why.forEach(w -> err.println("verify: " + w));
     return why.isEmpty() ? 0 : 1;
+  }
+
+  /**
+   * Where the ledger comes from when not from the run directory: {@code --ledger-kafka}, else the
+   * run file's {@code run.ledger_kafka} when {@code --run-id} is given; null for the run directory.
+   */
+  private io.logbench.ledger.LedgerKafka ledgerFromKafka(RunConfig config) {
+    if (ledgerKafka != null) {
+      try {
+        return io.logbench.ledger.LedgerKafka.parse(ledgerKafka);
+      } catch (IllegalArgumentException e) {
+        throw new UsageException("verify: --ledger-kafka " + e.getMessage());
+      }
+    }
+    if (runIdOption == null) {
+      return null;
+    }
+    if (config.ledgerKafka() == null) {
+      throw new UsageException("verify: --run-id " + runIdOption + " names a run to read from Kafka, but there is no"
+          + " --ledger-kafka and the run file has no run.ledger_kafka; expected --ledger-kafka BOOTSTRAP[/TOPIC].");
+    }
+    return config.ledgerKafka();
   }
 
   /**

@@ -244,7 +244,12 @@ public final class GenerateJob {
                 .build()
                 .attach(outcomes);
         if (plan.config().ledgerKafka() != null) {
-          plan.config().ledgerKafka().sink(rows, plan.config().name(), name);
+          if (runId == null) {
+            // the records are keyed by run id, so verify --ledger-kafka can find this run's rows
+            throw new IllegalStateException("run.ledger_kafka needs the run's id (GenerateJob.runId) to key the"
+                + " ledger records by; none is set.");
+          }
+          plan.config().ledgerKafka().sink(rows, runId, name);
         }
       }
       String skip = io.logbench.visibility.Visibility.skipReason(b.spec(), visibility(b));

@@ -46,6 +46,14 @@ public interface LedgerView extends Serializable {
     };
   }
 
+  /**
+   * The finished run {@code runId}'s ledger in Kafka, read by each task of the verify job itself
+   * (once: the run has ended), so the tasks need no run directory; always final.
+   */
+  static LedgerView kafka(io.logbench.ledger.LedgerKafka kafka, String runId) {
+    return new KafkaLedgerView(kafka, runId);
+  }
+
   /** The run directory's folder of per-backend ledgers, as generate writes them. */
   String PER_BACKEND = "ledger";
 }

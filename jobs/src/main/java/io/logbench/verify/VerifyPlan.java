@@ -76,6 +76,16 @@ public final class VerifyPlan {
    */
   public static VerifyPlan of(RunConfig config, Path runDir, VerifySettings settings, Duration window)
       throws IOException {
+    return of(config, runDir, settings, window, LedgerView.files(runDir, !settings.continuous()));
+  }
+
+  /**
+   * As {@link #of(RunConfig, Path, VerifySettings, Duration)}, with the verify job's tasks reading
+   * the ledger from {@code ledger} (such as {@link LedgerView#kafka}) rather than from {@code
+   * runDir}'s files; the plan itself still reads run.json and the ledger's grid from {@code runDir}.
+   */
+  public static VerifyPlan of(RunConfig config, Path runDir, VerifySettings settings, Duration window,
+      LedgerView ledger) throws IOException {
     RunPlan plan = RunPlan.of(config);
     JsonNode runJson = runJson(runDir);
     long runStart = runStartMillis(config, plan, runDir, runJson);
@@ -89,7 +99,6 @@ public final class VerifyPlan {
     WindowGrid grid = WindowGrid.aligned(size, config.zone(), near);
     long ledgerWindow = ledgerGrid(config, runDir, runJson, near, grid, source);
     List<Long> starts = Ledger.windowStarts(grid, span[0], span[1]);
-    LedgerView ledger = LedgerView.files(runDir, !settings.continuous());
     List<VerifyTarget> targets = new ArrayList<>();
     Map<String, String> skipped = new LinkedHashMap<>();
     RunContext run = new RunContext(runId(runJson), plan.dataset().streams(), plan.dataset(), plan.firstIndex(),

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.ledger.LedgerEntry;
 import io.logbench.ledger.LedgerFiles;
+import io.logbench.sink.kafka.KafkaTestBroker;
 import io.logbench.testing.ChildLogbench;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * SIGTERM to a local {@code generate} (a child JVM) mid-run: the job stops cleanly (no new
  * batches, every batch made answered), the ledger is final with a row for every window, the
  * summary is printed and written, the exit code is 143; verify reports the windows never sent as
- * "not sent", no loss, and exits 0.
+ * "not sent", no loss, and exits 0; and, from the ledger generate also wrote to Kafka
+ * ({@code run.ledger_kafka}), verify in a directory of its own gives the same verdicts.
  */
 class GenerateStopITCase {
 
@@ -50,7 +52,8 @@ class GenerateStopITCase {
         "zone: UTC",
         "batch: {lines: 10}",
         "parallelism: 2",
-        "run: {checkpoint_interval: 500ms}",
+        "run: {checkpoint_interval: 500ms, ledger_kafka: {bootstrap: '" + KafkaTestBroker.get().bootstrap()
+            + "', topic: generate-stop-it-ledger}}",
         "backends:",
         "  - {kind: files, name: files, dir: '" + dir.resolve("logdir") + "'}",
         ""));
@@ -103,5 +106,14 @@ class GenerateStopITCase {
       }
     }
     assertThat(verdicts).anyMatch(l -> l.contains(",REJECTED,"));
+
+    // the stopped run's final ledger and run.json reached Kafka too (generate wrote them after the
+    // drained job): verify from a directory that never saw the run gives the same verdicts
+    Path fresh = dir.resolve("fresh");
+    Printed viaKafka = Printed.run("verify", config.toString(), "--run-dir", fresh.toString(), "--run-id",
+        run.get("runId").asText(), "--quiet");
+    assertThat(viaKafka.code()).as("%s%n%s", viaKafka.out(), viaKafka.err()).isZero();
+    assertThat(viaKafka.out()).contains("note: generate was stopped by SIGTERM at ");
+    assertThat(Files.readAllLines(fresh.resolve("verdicts.csv"))).isEqualTo(verdicts);
   }
 }

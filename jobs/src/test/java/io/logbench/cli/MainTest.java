@@ -67,4 +67,16 @@ class MainTest {
     assertThat(r.code()).isEqualTo(2);
     assertThat(r.err()).isEqualTo("logbench: verify: --recheck 0s is not valid; expected a duration above 0.\n");
   }
+
+  @Test
+  void ledgerFromKafkaNeedsATopicAndIsNotForContinuous() {
+    Run noTopic = run("verify", "../config/quickstart.yaml", "--ledger-kafka", "/x", "--run-id", "r-1");
+    assertThat(noTopic.code()).isEqualTo(2);
+    assertThat(noTopic.err()).isEqualTo("logbench: verify: --ledger-kafka '/x' is not a ledger topic; expected"
+        + " BOOTSTRAP or BOOTSTRAP/TOPIC, such as 127.0.0.1:9092/logbench-ledger.\n");
+    Run continuous = run("verify", "../config/quickstart.yaml", "--continuous", "--run-id", "r-1");
+    assertThat(continuous.code()).isEqualTo(2);
+    assertThat(continuous.err()).startsWith("logbench: verify: --continuous follows a live run through its run"
+        + " directory; the ledger in Kafka");
+  }
 }

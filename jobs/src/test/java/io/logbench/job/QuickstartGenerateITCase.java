@@ -122,15 +122,19 @@ class QuickstartGenerateITCase {
         .isEqualTo("c422a1bb1f05ee4a73e5f9a1e4a8cbe060577d15f82ebf80849831b269bf8ee1");
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("opensearch").contains("kafka").contains("files");
 
-    // the ledger's Kafka output: the newest record of each key equals the ledger.csv row
+    // the ledger's Kafka output: the newest record of each key equals the ledger.csv row, keyed
+    // and stamped with the run's id (not its name, which every run of the file shares)
+    String runId = new com.fasterxml.jackson.databind.ObjectMapper().readTree(runDir.resolve("run.json").toFile())
+        .get("runId").asText();
     Map<String, io.logbench.schemas.LedgerEntry> latest = new TreeMap<>();
     for (var r : records("quickstart-ledger-it")) {
       latest.put(r.getKey(), decode(r.getValue(), io.logbench.schemas.LedgerEntry.class));
     }
     assertThat(latest).hasSize(ledger.size());
     for (LedgerEntry e : ledger) {
-      io.logbench.schemas.LedgerEntry k = latest.get("quickstart/" + e.backend() + "/" + e.windowStartMillis());
+      io.logbench.schemas.LedgerEntry k = latest.get(runId + "/" + e.backend() + "/" + e.windowStartMillis());
       assertThat(k).as("ledger record of %s at %d", e.backend(), e.windowStartMillis()).isNotNull();
+      assertThat(k.getRun()).isEqualTo(runId);
       assertThat(List.of(k.getExpected(), k.getSent(), k.getAcked()))
           .containsExactly(e.expected(), e.sent(), e.acked());
     }
