@@ -52,11 +52,15 @@ public final class CollectSinks {
    * How long the client waits before asking the sink again when it had nothing new. Flink's
    * {@code collectAsync()} asks every 100 ms, and each ask is two RPCs (the job's status, built
    * from a fresh archived execution graph, and a request to the sink's coordinator): in an idle
-   * run that polling was about a third of the process's CPU outside the JIT. Outcomes waiting in
-   * the sink only reach the client's summary (progress lines, the end of the run) up to this much
-   * later; the job itself never waits for the client.
+   * run that polling was about a third of the process's CPU outside the JIT, and at 500 ms it
+   * still kept the JIT compiling the status path (accumulators stringified, graphs serialized)
+   * minutes into a run. Outcomes waiting in the sink only reach the client's summary (progress
+   * lines every 10 s, the end of the run) up to this much later; the job itself never waits for
+   * the client unless its sink's buffer fills: each ask takes up to {@code
+   * collect-sink.batch-size.max} (2 MB), far more than a second of outcomes (about 1,000 batches
+   * a second at the fastest runs measured, a few hundred bytes each).
    */
-  static final int RETRY_MILLIS = 500;
+  static final int RETRY_MILLIS = 1000;
 
   private CollectSinks() {}
 
