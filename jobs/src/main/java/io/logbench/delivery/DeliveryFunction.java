@@ -4,8 +4,10 @@ import io.logbench.dataset.LineBatch;
 import io.logbench.delivery.internal.BreachBoard;
 import io.logbench.delivery.internal.Deliverer;
 import io.logbench.delivery.internal.DeliveryStats;
+import io.logbench.delivery.internal.DeliveryTimer;
 import io.logbench.delivery.internal.ExecutorTimer;
 import io.logbench.delivery.internal.HistogramMetric;
+import io.logbench.delivery.internal.MailboxTimer;
 import io.logbench.replay.InFlightBatches;
 import io.logbench.replay.ReplayFiles;
 import io.logbench.replay.ReplayedRange;
@@ -24,10 +26,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
@@ -38,6 +41,9 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
 import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
+import org.apache.flink.streaming.api.operators.StreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.streaming.api.operators.async.AsyncWaitOperatorFactory;
 
 /**
  * Delivers each batch to one backend under its delivery mode and emits one {@link BatchOutcome}
@@ -66,6 +72,12 @@ import org.apache.flink.streaming.api.functions.async.RichAsyncFunction;
  * cause=<class>}), {@code requestsResent_<cause>} (429, 5xx, io,
  * timeout, partial, 4xx, other), gauge {@code inFlightRequests}, histograms
  * {@code latencyFromScheduleMicros} and {@code serviceTimeMicros}.
+ *
+ * <p>Threads: applied with {@link #apply}, a batch is encoded and written from the task's own
+ * thread, and its answer comes back into the task's mailbox from the HTTP I/O thread; only
+ * timeouts and backoff waits go through a timer thread, which hands them to the mailbox too
+ * ({@link MailboxTimer}). So every step of a delivery runs on the task thread, without a delivery
+ * thread of its own between the task and the I/O thread.
  */
 public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOutcome>
     implements CheckpointedFunction {
@@ -82,7 +94,9 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
   private final Schedule schedule;
 
   private transient BatchSender sender;
-  private transient ExecutorTimer timer;
+  private transient DeliveryTimer timer;
+  /** The task's mailbox, set by {@link #apply}'s operator factory before {@link #open}. */
+  private transient MailboxExecutor mailbox;
   private transient Deliverer deliverer;
   /** Unique per job build: where the chained {@link BreachReporter} finds this task's stats. */
   private final String boardKey = java.util.UUID.randomUUID().toString();
@@ -122,8 +136,9 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     long operatorTimeoutMillis = operatorTimeoutMillis(settings, spec.answerTimeout(settings.timeout()));
     String name = spec.name();
     SingleOutputStreamOperator<BatchOutcome> delivered =
-        AsyncDataStream.unorderedWait(
-                batches, this, operatorTimeoutMillis, TimeUnit.MILLISECONDS, settings.inFlight())
+        batches
+            .transform("deliver[" + name + "]", TypeInformation.of(BatchOutcome.class),
+                new MailboxAsyncFactory(this, operatorTimeoutMillis, settings.inFlight()))
             .name("deliver[" + name + "]")
             .uid("deliver-" + name)
             .setParallelism(batches.getParallelism());
@@ -146,7 +161,11 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
   public void open(OpenContext openContext) {
     int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     sender = spec.open(run);
-    timer = new ExecutorTimer("logbench-delivery-" + spec.name() + "-" + subtask);
+    String timerThread = "logbench-delivery-" + spec.name() + "-" + subtask;
+    // open() runs on the task thread, the one the mailbox runs its mails on
+    timer = mailbox != null
+        ? new MailboxTimer(mailbox, Thread.currentThread(), timerThread)
+        : new ExecutorTimer(timerThread);
     DeliveryStats stats = new DeliveryStats();
     deliverer =
         Deliverer.builder()
@@ -267,11 +286,34 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     if (inFlight != null) {
       writeRestoreRecord();
     }
-    if (timer != null) {
-      timer.close();
+    if (timer instanceof AutoCloseable c) {
+      c.close();
     }
     if (sender != null) {
       sender.close();
+    }
+  }
+
+  /**
+   * Flink's unordered async operator, which also hands the task's mailbox to the function: the
+   * operator's own {@code MailboxExecutor}, so the function's answers are mails the operator
+   * processes while it waits for room ({@code in_flight}) or for its last batches at the end.
+   */
+  private static final class MailboxAsyncFactory extends AsyncWaitOperatorFactory<LineBatch, BatchOutcome> {
+    private static final long serialVersionUID = 1L;
+    private final DeliveryFunction function;
+
+    MailboxAsyncFactory(DeliveryFunction function, long timeoutMillis, int capacity) {
+      super(function, timeoutMillis, capacity, AsyncDataStream.OutputMode.UNORDERED);
+      this.function = function;
+    }
+
+    @Override
+    public <T extends StreamOperator<BatchOutcome>> T createStreamOperator(
+        StreamOperatorParameters<BatchOutcome> parameters) {
+      T operator = super.createStreamOperator(parameters);
+      function.mailbox = getMailboxExecutor();
+      return operator;
     }
   }
 

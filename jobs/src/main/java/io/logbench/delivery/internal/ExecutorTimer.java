@@ -1,8 +1,8 @@
 package io.logbench.delivery.internal;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /** A {@link DeliveryTimer} on a single-threaded {@link ScheduledExecutorService}. */
@@ -11,13 +11,18 @@ public final class ExecutorTimer implements DeliveryTimer, AutoCloseable {
   private final ScheduledExecutorService executor;
 
   public ExecutorTimer(String threadName) {
-    this.executor =
-        Executors.newSingleThreadScheduledExecutor(
+    ScheduledThreadPoolExecutor e =
+        new ScheduledThreadPoolExecutor(
+            1,
             r -> {
               Thread t = new Thread(r, threadName);
               t.setDaemon(true);
               return t;
             });
+    // Every send schedules an answer timeout that its answer cancels: dropping cancelled ones at
+    // once keeps the thread from waking for each of them when it would have expired.
+    e.setRemoveOnCancelPolicy(true);
+    this.executor = e;
   }
 
   @Override
