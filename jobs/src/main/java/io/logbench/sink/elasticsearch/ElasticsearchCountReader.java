@@ -99,15 +99,7 @@ public final class ElasticsearchCountReader implements CountReader {
     body.put("size", 0);
     body.put("track_total_hits", true);
     body.set("query", query(from, to));
-    ObjectNode histogram = body.putObject("aggs").putObject("windows").putObject("date_histogram");
-    histogram.put("field", "@timestamp");
-    histogram.put("fixed_interval", range.size() + "ms");
-    long offset = Math.floorMod(from, range.size());
-    if (offset != 0) {
-      histogram.put("offset", "+" + offset + "ms");
-    }
-    histogram.put("min_doc_count", 0);
-    histogram.put("format", "epoch_millis");
+    ObjectNode histogram = EsRequests.dateHistogram(body.putObject("aggs").putObject("windows"), from, range.size(), 0);
     ObjectNode bounds = histogram.putObject("extended_bounds");
     bounds.put("min", from);
     bounds.put("max", to - 1);

@@ -115,15 +115,7 @@ public final class ElasticsearchSearch implements KeyedSearch {
       run.put("minimum_should_match", 1);
     }
     ObjectNode buckets = body.putObject("aggs").putObject("buckets");
-    ObjectNode histogram = buckets.putObject("date_histogram");
-    histogram.put("field", "@timestamp");
-    histogram.put("fixed_interval", q.bucketMillis() + "ms");
-    long offset = Math.floorMod(from, q.bucketMillis());
-    if (offset != 0) {
-      histogram.put("offset", "+" + offset + "ms");
-    }
-    histogram.put("min_doc_count", 1);
-    histogram.put("format", "epoch_millis");
+    EsRequests.dateHistogram(buckets, from, q.bucketMillis(), 1);
     ObjectNode terms = buckets.putObject("aggs").putObject("values").putObject("terms");
     terms.put("field", field);
     terms.put("size", q.values().size() + EXTRA_TERMS);

@@ -2,6 +2,7 @@ package io.logbench.sink.elasticsearch;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbench.count.internal.CountQueries;
 import io.logbench.count.internal.CountQueries.Answer;
 import java.io.IOException;
@@ -73,5 +74,23 @@ final class EsRequests {
     } catch (IOException e) {
       throw new IOException(http.backend() + " answered " + what + " with a body that is not JSON.", e);
     }
+  }
+
+  /**
+   * Puts a {@code date_histogram} on {@code @timestamp} into {@code parent}: buckets of {@code
+   * bucketMillis} aligned on {@code from} (an offset when {@code from} is not on the epoch's grid),
+   * keys in epoch milliseconds.
+   */
+  static ObjectNode dateHistogram(ObjectNode parent, long from, long bucketMillis, int minDocCount) {
+    ObjectNode histogram = parent.putObject("date_histogram");
+    histogram.put("field", "@timestamp");
+    histogram.put("fixed_interval", bucketMillis + "ms");
+    long offset = Math.floorMod(from, bucketMillis);
+    if (offset != 0) {
+      histogram.put("offset", "+" + offset + "ms");
+    }
+    histogram.put("min_doc_count", minDocCount);
+    histogram.put("format", "epoch_millis");
+    return histogram;
   }
 }
