@@ -41,6 +41,21 @@ def proc_threads(pid):
     return 0
 
 
+def proc_thread_cpu(pid):
+    """{thread name with its digits dropped: CPU seconds} over the process's live threads."""
+    out = {}
+    for stat in glob.glob(f"/proc/{pid}/task/*/stat"):
+        try:
+            with open(stat) as f:
+                raw = f.read()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        name = raw[raw.index("(") + 1:raw.rindex(")")].rstrip("0123456789-#")
+        fields = raw.rsplit(")", 1)[1].split()
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / TICKS
+    return out
+
+
 def thread_starts(jfr_file):
     out = subprocess.run(["jfr", "print", "--json", "--events", "jdk.ThreadStart", jfr_file],
                          capture_output=True, text=True, check=True).stdout
@@ -90,12 +105,15 @@ def run_one(a):
     log = open(os.path.join(a.run_dir, "generate.log"), "w")
     started = time.time()
     p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-    cpu, peak, samples = 0.0, 0, []
+    cpu, peak, samples, per_thread = 0.0, 0, [], []
     while True:
         try:
             cpu = proc_cpu(p.pid)
-            samples.append((time.time(), cpu))
+            now = time.time()
+            samples.append((now, cpu))
             peak = max(peak, proc_threads(p.pid))
+            if not per_thread or now - per_thread[-1][0] >= 1.0:
+                per_thread.append((now, proc_thread_cpu(p.pid)))
         except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
             pass
         _, status, rusage = os.wait4(p.pid, os.WNOHANG)
@@ -132,6 +150,17 @@ def run_one(a):
     window_s = max(0.0, t1 - t0)
     end_lag = None if run_start_ms is None else (last + 1) - (run_start_ms / 1000 + a.duration)
     cpu_min = slope_per_min(samples, sched0 + 20, sched0 + a.duration - 5)
+    # CPU a minute of each kind of thread over the same span (threads that ended in between count
+    # only up to their end: a small under-count, not a mix-up)
+    threads_min = {}
+    span = [(t, c) for t, c in per_thread if sched0 + 20 <= t <= sched0 + a.duration - 5]
+    if len(span) >= 2:
+        (ta, ca), (tb, cb) = span[0], span[-1]
+        for name, v in cb.items():
+            d = (v - ca.get(name, 0.0)) * 60 / (tb - ta)
+            if d >= 0.05:
+                threads_min[name] = round(d, 2)
+        threads_min = dict(sorted(threads_min.items(), key=lambda kv: -kv[1]))
     heap = [(t, b) for t, b in gc_heap_after(jfr_file) if sched0 <= t <= sched0 + a.duration]
     third = a.duration / 3
     heap_first = [b for t, b in heap if t < sched0 + third]
@@ -145,6 +174,7 @@ def run_one(a):
         "request_seconds": len(seconds), "end_lag_s": end_lag, "steady_thread_names": sorted(set(n.rstrip("0123456789") for n in steady))[:10],
         "peak_threads": peak,
         "cpu_s_per_min_scheduled": None if cpu_min is None else round(cpu_min, 2),
+        "threads_cpu_s_per_min": threads_min,
         "gcs_in_schedule": len(heap),
         "heap_after_gc_mb_first_third": round(max(heap_first) / 2**20, 1) if heap_first else None,
         "heap_after_gc_mb_last_third": round(max(heap_last) / 2**20, 1) if heap_last else None,
@@ -162,8 +192,8 @@ def table(a):
           f"{idle.get('cpu_s_per_min_scheduled')} CPU-s a minute while the schedule ran (start and stop left out)")
     print("| run | lines | requests | CPU-s | lines/CPU-s total | lines/CPU-s marginal | cores over idle "
           "| threads started/request (steady) | peak threads | target lines/s | steady lines/s | last request vs schedule end "
-          "| heap after GC, MB (first → last third) | failures |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
+          "| heap after GC, MB (first → last third) | lines/CPU-s over idle, steady slope | cores over idle, steady | failures |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---|")
     for path in sorted(glob.glob(os.path.join(a.table, "*.json"))):
         r = json.load(open(path))
         if r["name"] == "idle":
@@ -177,15 +207,29 @@ def table(a):
         lines_a_request = lines / r["requests"] if r["requests"] else 0
         steady_rate = steady_requests * lines_a_request / r["steady_window_s"] if r["steady_window_s"] > 0 else 0
         lag = "?" if r["end_lag_s"] is None else f"{r['end_lag_s']:+.0f} s"
+        # steady: the CPU slope while the schedule ran, over the idle run's slope, against the
+        # target rate (only meaningful when the rate was held: see the last-request column)
+        slope, idle_slope = r.get("cpu_s_per_min_scheduled"), idle.get("cpu_s_per_min_scheduled")
+        if slope is not None and idle_slope is not None and slope > idle_slope:
+            steady_marginal = f"{target * 60 / (slope - idle_slope):,.0f}"
+            steady_cores = f"{(slope - idle_slope) / 60:.3f}"
+        else:
+            steady_marginal = steady_cores = "?"
         print(f"| {r['name']} | {lines:,} | {r['requests']:,} | {cpu:.1f} | {lines / cpu:,.0f} | {marginal:,.0f} "
               f"| {marginal_cpu / r['duration_s']:.3f} | {tpr:.4f} ({r['threads_started_steady']} in "
               f"{steady_requests:,}) | {r['peak_threads']} | {target:,.0f} | {steady_rate:,.0f} | {lag} "
               f"| {r.get('heap_after_gc_mb_first_third')} → {r.get('heap_after_gc_mb_last_third')} "
-              f"| {r['failures'] or '-'} |")
+              f"| {steady_marginal} | {steady_cores} | {r['failures'] or '-'} |")
     print("\nsteady: from 5 s after the first request to the last second with requests (the discard server's "
           "per-second counts); steady lines/s counts the requests the server got then. last request vs schedule end: "
           "when the last request came relative to the schedule's end (about 0: the target rate was held to the end). "
-          "cores over idle = (CPU-s - idle CPU-s) / duration.")
+          "cores over idle = (CPU-s - idle CPU-s) / duration. steady slope: the CPU a minute from 20 s after the "
+          "schedule's start to 5 s before its end, less the idle run's over the same span, against the target rate.")
+    for path in sorted(glob.glob(os.path.join(a.table, "*.json"))):
+        r = json.load(open(path))
+        top = list((r.get("threads_cpu_s_per_min") or {}).items())[:8]
+        if top:
+            print(f"{r['name']}: CPU-s a minute by thread, steady: " + ", ".join(f"{n} {v}" for n, v in top))
 
 
 def main():
