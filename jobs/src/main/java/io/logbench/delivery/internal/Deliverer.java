@@ -11,6 +11,7 @@ import io.logbench.sink.SendResult;
 import io.logbench.sink.ThresholdBreach;
 import io.logbench.sink.WindowGrid;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashMap;
@@ -52,6 +53,17 @@ public final class Deliverer {
   private final Duration answerTimeout;
   /** Epoch nanoseconds the run started, learned from the first batch; 0 until then. */
   private long runStartNanos;
+  /**
+   * The answer deadlines of the sends under way, in sending order, which is deadline order: every
+   * send waits the same {@link #answerTimeout}. One timer task at a time waits for the oldest
+   * deadline, instead of one per send that its answer cancels: scheduling and cancelling a task
+   * per request woke the timer's thread once per request whenever the queue ran empty between
+   * requests (about 45 µs of CPU a request at 1,000 requests a second). Answered entries leave
+   * from the front as answers come, or when the timer task finds them.
+   */
+  private final ArrayDeque<AnswerDeadline> deadlines = new ArrayDeque<>();
+  /** Whether a timer task waits for the oldest deadline (it is never cancelled). */
+  private boolean deadlineTimerSet;
 
   private Deliverer(Builder b) {
     this.backend = b.backend;
@@ -99,6 +111,74 @@ public final class Deliverer {
     d.send(batch, null);
   }
 
+  /** Counts {@code d} among the sends waiting for an answer, and times it out at its deadline. */
+  private void awaitAnswer(AnswerDeadline d) {
+    deadlines.addLast(d);
+    if (!deadlineTimerSet) {
+      deadlineTimerSet = true;
+      timer.schedule(this::expireDeadlines, Math.max(0, d.deadlineNanos - clock.getAsLong()));
+    }
+  }
+
+  /**
+   * The timer task: drops the answered, times out every send whose deadline has passed, and waits
+   * again for the oldest one left, if any.
+   */
+  private void expireDeadlines() {
+    // deadlineTimerSet stays true while this runs, so a retry sent from a timed-out answer only
+    // queues its deadline: the task is scheduled again once, below
+    long now = clock.getAsLong();
+    while (!deadlines.isEmpty()) {
+      AnswerDeadline d = deadlines.peekFirst();
+      if (d.answered || d.delivery.finished) {
+        deadlines.pollFirst();
+      } else if (d.deadlineNanos <= now) {
+        deadlines.pollFirst();
+        d.delivery.answer(d, d.part, d.map, SendResult.retryable(d.part.count(), 0,
+            "timeout: no answer within " + answerTimeout.toMillis() + " ms"));
+        d.answered();
+      } else {
+        timer.schedule(this::expireDeadlines, d.deadlineNanos - now);
+        return;
+      }
+    }
+    deadlineTimerSet = false;
+  }
+
+  /**
+   * One send waiting for its answer: when it times out, and what to time out. Once answered it
+   * lets go of its batch, so answered entries queued behind a slow one hold no lines.
+   */
+  private static final class AnswerDeadline {
+    final long deadlineNanos;
+    Delivery delivery;
+    LineBatch part;
+    int[] map;
+    /** The send was answered or timed out: later answers are ignored. */
+    boolean answered;
+
+    AnswerDeadline(long deadlineNanos, Delivery delivery, LineBatch part, int[] map) {
+      this.deadlineNanos = deadlineNanos;
+      this.delivery = delivery;
+      this.part = part;
+      this.map = map;
+    }
+
+    void answered() {
+      answered = true;
+      delivery = null;
+      part = null;
+      map = null;
+    }
+  }
+
+  /** Drops the answered deadlines at the front, as answers come. */
+  private void dropAnswered() {
+    while (!deadlines.isEmpty() && deadlines.peekFirst().answered) {
+      deadlines.pollFirst();
+    }
+  }
+
   /** One batch on its way: which lines are settled, how, and the request under way. */
   private final class Delivery {
     private final LineBatch batch;
@@ -129,17 +209,12 @@ public final class Deliverer {
 
     /** Sends {@code part}; {@code map} gives each of its lines' index in the batch (null: same). */
     void send(LineBatch part, int[] map) {
-      int attempt = ++attempts;
+      ++attempts;
       lastSendNanos = clock.getAsLong();
       stats.linesSent.inc(part.count());
       stats.addInFlight(1);
-      boolean[] answered = {false};
-      DeliveryTimer.Cancellable timeout =
-          timer.schedule(
-              () -> answer(attempt, answered, null, part, map,
-                  SendResult.retryable(part.count(), 0,
-                      "timeout: no answer within " + answerTimeout.toMillis() + " ms")),
-              answerTimeout.toNanos());
+      AnswerDeadline timeout = new AnswerDeadline(lastSendNanos + answerTimeout.toNanos(), this, part, map);
+      awaitAnswer(timeout);
       CompletableFuture<SendResult> f;
       try {
         f = sender.send(part);
@@ -150,9 +225,9 @@ public final class Deliverer {
       f.whenCompleteAsync(
           (r, e) -> {
             if (e != null || r == null) {
-              if (!answered[0] && !finished) {
-                answered[0] = true;
-                timeout.cancel();
+              if (!timeout.answered && !finished) {
+                timeout.answered();
+                dropAnswered();
                 stats.addInFlight(-1);
                 finished = true;
                 failed.accept(new IllegalStateException("The sender of backend " + backend
@@ -160,20 +235,18 @@ public final class Deliverer {
               }
               return;
             }
-            answer(attempt, answered, timeout, part, map, r);
+            answer(timeout, part, map, r);
           },
           timer::execute);
     }
 
-    private void answer(int attempt, boolean[] answered, DeliveryTimer.Cancellable timeout,
-        LineBatch part, int[] map, SendResult r) {
-      if (answered[0] || finished) {
+    /** The answer to one send, or its timeout ({@code timeout} says which send). */
+    void answer(AnswerDeadline timeout, LineBatch part, int[] map, SendResult r) {
+      if (timeout.answered || finished) {
         return; // a late answer after a timeout, or a timeout after the answer
       }
-      answered[0] = true;
-      if (timeout != null) {
-        timeout.cancel();
-      }
+      timeout.answered();
+      dropAnswered();
       stats.addInFlight(-1);
       lastServiceNanos = clock.getAsLong() - lastSendNanos;
       lastStatus = r.status();

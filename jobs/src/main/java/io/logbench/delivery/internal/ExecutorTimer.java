@@ -19,8 +19,8 @@ public final class ExecutorTimer implements DeliveryTimer, AutoCloseable {
               t.setDaemon(true);
               return t;
             });
-    // Every send schedules an answer timeout that its answer cancels: dropping cancelled ones at
-    // once keeps the thread from waking for each of them when it would have expired.
+    // a cancelled task leaves the queue at once instead of waking the thread when it would have
+    // been due
     e.setRemoveOnCancelPolicy(true);
     this.executor = e;
   }

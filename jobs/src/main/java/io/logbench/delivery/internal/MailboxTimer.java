@@ -10,8 +10,8 @@ import org.apache.flink.api.common.operators.MailboxExecutor;
  *
  * <p>Delays still wait on a {@link ExecutorTimer} (Flink's processing-time timers stop firing
  * while a finishing task waits for its last answers and backoffs), whose thread only moves the
- * task into the mailbox when it is due; a cancelled answer timeout leaves its queue at once, so
- * that thread sleeps while every answer comes in time.
+ * task into the mailbox when it is due: the deliverer keeps one answer-timeout task at a time
+ * there (for its oldest send), so that thread sleeps while answers come in time.
  */
 public final class MailboxTimer implements DeliveryTimer, AutoCloseable {
 

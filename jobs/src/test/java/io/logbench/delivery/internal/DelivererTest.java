@@ -303,6 +303,46 @@ class DelivererTest {
     assertThat(sender.sent.get(1).atNanos() - sender.sent.get(0).atNanos()).isGreaterThanOrEqualTo(72 * SECOND);
   }
 
+  /**
+   * Answer timeouts wait in one queue with one timer task for the oldest: a hung send among sends
+   * answered in time still times out at its own deadline, sends answered in time leave no timer
+   * task behind but that one, and a send after them waits its full timeout.
+   */
+  @Test
+  void oneTimerTaskTimesOutEachHungSendAtItsOwnDeadline() {
+    sender.then(accept()).thenHang().then(accept()).then(accept()).thenHang().then(accept()).then(accept());
+    Deliverer d = deliverer(atLeastOnce());
+    deliver(d, batch(0, START));          // answered at once
+    timer.advance(SECOND);
+    deliver(d, batch(1, START + SECOND)); // hangs: due to time out at 11 s
+    timer.advance(SECOND);
+    deliver(d, batch(2, START + 2 * SECOND));
+    deliver(d, batch(3, START + 2 * SECOND));
+    timer.advance(3 * SECOND);
+    deliver(d, batch(4, START + 5 * SECOND)); // hangs: due to time out at 15 s
+    timer.runDue();
+    assertThat(outcomes).extracting(BatchOutcome::batchId).containsExactly(0L, 2L, 3L);
+    assertThat(timer.pending()).isEqualTo(1); // the task for batch 1's deadline, none per send
+
+    var timeouts = d.stats().requestsResentByCause().get("timeout");
+    timer.advance(6 * SECOND - 1); // just before batch 1's deadline, 11 s
+    assertThat(timeouts.getCount()).isZero();
+    timer.advance(1);
+    assertThat(timeouts.getCount()).isEqualTo(1); // batch 1, not batch 4
+    timer.advance(4 * SECOND - 1); // just before batch 4's deadline, 15 s
+    assertThat(timeouts.getCount()).isEqualTo(1);
+    assertThat(outcomes).extracting(BatchOutcome::batchId).containsExactly(0L, 2L, 3L, 1L);
+    timer.advance(1);
+    assertThat(timeouts.getCount()).isEqualTo(2);
+    timer.runAll(60 * SECOND);
+    assertThat(sender.sent).hasSize(7);
+    assertThat(outcomes).extracting(BatchOutcome::batchId).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L);
+    assertThat(outcomes).allSatisfy(o -> assertThat(o.status()).isEqualTo(Status.ACKED));
+    assertThat(d.stats().requestsResentByCause().get("timeout").getCount()).isEqualTo(2);
+    assertThat(timer.pending()).isZero();
+    assertThat(d.stats().inFlightRequests()).isZero();
+  }
+
   @Test
   void aLoadTestCountsAnAckTimeoutUnderItsOwnReason() {
     sender.then(b -> SendResult.retryable(b.count(), 200, "ack timeout: ackId 3 was not acknowledged within 1m"));
