@@ -143,6 +143,51 @@ class DatasetSourceReaderTest {
         .isBetween(0L, 5_000L);
   }
 
+  /**
+   * Batches due 1 ms apart leave in rounds at least a pacing tick (5 ms) apart, several a round,
+   * none before its due time: 40 batches over 40 ms take at most 40 / 5 + 2 wake-ups, not 40 (a
+   * late wake-up on a busy machine only makes fewer). Batches further apart than the tick wake
+   * on time, each: {@link #waitsForTheDueTimeOnATimerAndReportsMetrics}.
+   */
+  @Test
+  void batchesDueCloserThanThePacingTickLeaveTogether() throws Exception {
+    assertThat(DatasetSourceReader.PACING_TICK_NANOS).isEqualTo(5_000_000L);
+    assertThat(rounds(new ConstantRateSchedule(400, 10_000))).isBetween(1, 40 / 5 + 2);
+  }
+
+  /** Emits a paced run of 10-line batches; the rounds (wake-ups that emitted a batch) it took. */
+  private static int rounds(Schedule schedule) throws Exception {
+    long runStart = System.currentTimeMillis() + 100;
+    RunPlan plan = new RunPlan(new TestDataset((int) schedule.lines()), 0, schedule, new NowTimeline(schedule), 10);
+    CollectingOutput output = new CollectingOutput();
+    int rounds = 0;
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(List.of(new StripeSplit(0, 1, 0, runStart)));
+      reader.notifyNoMoreSplits();
+      InputStatus status = reader.pollNext(output);
+      while (status != InputStatus.END_OF_INPUT) {
+        if (status == InputStatus.NOTHING_AVAILABLE) {
+          reader.isAvailable().get(10, TimeUnit.SECONDS);
+          int before = output.batches.size();
+          while ((status = reader.pollNext(output)) == InputStatus.MORE_AVAILABLE) {
+            // every batch due now
+          }
+          long now = System.currentTimeMillis() * 1_000_000L;
+          for (LineBatch b : output.batches.subList(before, output.batches.size())) {
+            assertThat(b.scheduledNanos()).isLessThanOrEqualTo(now + 1_000_000L); // not early
+          }
+          if (output.batches.size() > before) {
+            rounds++;
+          }
+        } else {
+          status = reader.pollNext(output);
+        }
+      }
+    }
+    assertThat(output.batches).hasSize((int) (schedule.lines() / 10));
+    return rounds;
+  }
+
   private static RunPlan unpacedPlan(long lines, int batchSize) {
     TestDataset dataset = new TestDataset(1_000);
     Schedule schedule = ConstantRateSchedule.unpaced(lines);
