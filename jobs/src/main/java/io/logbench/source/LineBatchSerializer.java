@@ -31,14 +31,21 @@ public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch
     return new LineBatch();
   }
 
+  /**
+   * The batch itself: a batch handed to Flink is never changed afterwards (the source emits a
+   * {@link LineBatch#copy} of its scratch batch, everything else builds a new one, and no operator
+   * writes into a batch it receives), so sharing it between chained operators is safe. Flink
+   * copies every record between chained operators through this method; a deep copy cost about a
+   * seventh of generating the batch (JFR execution samples of a 100-line push run).
+   */
   @Override
   public LineBatch copy(LineBatch from) {
-    return from.copy();
+    return from;
   }
 
   @Override
   public LineBatch copy(LineBatch from, LineBatch reuse) {
-    return from.copy();
+    return from;
   }
 
   @Override
