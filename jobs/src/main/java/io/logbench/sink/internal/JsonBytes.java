@@ -12,6 +12,17 @@ public final class JsonBytes {
 
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
+  /** Per byte value: 1 for the bytes a JSON string escapes (quote, backslash, controls). */
+  private static final byte[] NEEDS_ESCAPE = new byte[256];
+
+  static {
+    for (int b = 0; b < 0x20; b++) {
+      NEEDS_ESCAPE[b] = 1;
+    }
+    NEEDS_ESCAPE['"'] = 1;
+    NEEDS_ESCAPE['\\'] = 1;
+  }
+
   private byte[] buf;
   private int size;
 
@@ -126,35 +137,38 @@ public final class JsonBytes {
    * sequences) are copied as they are.
    */
   public JsonBytes appendEscaped(byte[] src, int off, int len) {
-    ensure(len);
+    // room for the worst case (every byte escaped as six) once, then a loop on locals: no capacity
+    // check or field update per byte
+    ensure(6 * len);
+    byte[] dst = buf;
+    int p = size;
     int end = off + len;
     for (int i = off; i < end; i++) {
       byte b = src[i];
-      if (b == '"' || b == '\\') {
-        ensure(2 + end - i);
-        buf[size++] = '\\';
-        buf[size++] = b;
-      } else if (b >= 0 && b < 0x20) {
-        ensure(6 + end - i);
-        buf[size++] = '\\';
+      if (NEEDS_ESCAPE[b & 0xFF] == 0) {
+        dst[p++] = b;
+      } else if (b == '"' || b == '\\') {
+        dst[p++] = '\\';
+        dst[p++] = b;
+      } else {
+        dst[p++] = '\\';
         switch (b) {
-          case '\n' -> buf[size++] = 'n';
-          case '\r' -> buf[size++] = 'r';
-          case '\t' -> buf[size++] = 't';
-          case '\b' -> buf[size++] = 'b';
-          case '\f' -> buf[size++] = 'f';
+          case '\n' -> dst[p++] = 'n';
+          case '\r' -> dst[p++] = 'r';
+          case '\t' -> dst[p++] = 't';
+          case '\b' -> dst[p++] = 'b';
+          case '\f' -> dst[p++] = 'f';
           default -> {
-            buf[size++] = 'u';
-            buf[size++] = '0';
-            buf[size++] = '0';
-            buf[size++] = HEX[b >> 4];
-            buf[size++] = HEX[b & 0xF];
+            dst[p++] = 'u';
+            dst[p++] = '0';
+            dst[p++] = '0';
+            dst[p++] = HEX[b >> 4];
+            dst[p++] = HEX[b & 0xF];
           }
         }
-      } else {
-        buf[size++] = b;
       }
     }
+    size = p;
     return this;
   }
 
