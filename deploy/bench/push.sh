@@ -17,6 +17,7 @@
 #   SIZES ["100:100000 1000:300000"] lines a request : target lines/s
 #   IDLE_RATE [10]                   lines/s of the idle run (one request every 10 s)
 #   PARALLELISM [2]  IN_FLIGHT [8]  JAVA_OPTS [-Xmx1g]  OUT [target/push-bench]
+#   TICK [5ms]                       schedule.tick: the least time between two wake-ups of a source
 # Needs a package build first (mvn -B -ntp -q -DskipTests package): the discard server's class
 # comes from jobs/target/test-classes.
 set -euo pipefail
@@ -31,6 +32,7 @@ sizes="${SIZES:-100:100000 1000:300000}"
 idle_rate="${IDLE_RATE:-10}"
 parallelism="${PARALLELISM:-2}"
 in_flight="${IN_FLIGHT:-8}"
+tick="${TICK:-5ms}"
 java_opts="${JAVA_OPTS:--Xmx1g}"
 out="${OUT:-$root/target/push-bench}"
 mkdir -p "$out"
@@ -67,7 +69,7 @@ run_file() { # name format lines-a-request rate -> path of the run file
   local file="$out/$1.yaml"
   {
     printf 'name: %s\ndataset:\n  kind: app-json\n  seed: 0\n  streams: 20\n' "$1"
-    printf 'schedule:\n  kind: constant\n  rate: %s\n  duration: %ss\n' "$4" "$duration"
+    printf 'schedule:\n  kind: constant\n  rate: %s\n  duration: %ss\n  tick: %s\n' "$4" "$duration" "$tick"
     printf 'timestamps: now\nbatch:\n  lines: %s\nwindow: 1m\nzone: UTC\nparallelism: %s\n' "$3" "$parallelism"
     # the discard server cannot count: no visibility polls (they would be requests of their own,
     # failing, and the run would wait visibility.timeout for its last line at the end)

@@ -156,6 +156,7 @@ public final class GenerateJob {
         .schedule(plan.schedule())
         .timeline(plan.timeline())
         .batchSize(plan.config().batchLines())
+        .tick(plan.config().schedule().tick())
         .runStartMillis(runStartMillis);
     if (replay != null) {
       b.leases(replay, backend);

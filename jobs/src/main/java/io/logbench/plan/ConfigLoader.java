@@ -281,16 +281,16 @@ public final class ConfigLoader {
         ScheduleSpec.CONSTANT, ScheduleSpec.LADDER, ScheduleSpec.REPLAY, ScheduleSpec.MAX);
     switch (kind) {
       case ScheduleSpec.CONSTANT -> {
-        s.allowOnly("kind", "rate", "duration");
+        s.allowOnly("kind", "rate", "duration", "tick");
         if (!s.has("rate")) {
           throw ConfigException.missing(s.path() + ".rate", "lines per second, greater than 0");
         }
         double rate = s.number("rate", 0, 0, "lines per second, greater than 0");
         Duration duration = s.duration("duration", null, false);
-        return new ScheduleSpec(kind, rate, duration, null, null, null, 0);
+        return new ScheduleSpec(kind, rate, duration, null, null, null, 0, tick(s));
       }
       case ScheduleSpec.LADDER -> {
-        s.allowOnly("kind", "steps", "ramp", "hold", "step");
+        s.allowOnly("kind", "steps", "ramp", "hold", "step", "tick");
         List<Double> steps = s.numbers("steps", ScheduleSpec.DEFAULT_STEPS, 0, "lines per second, greater than 0");
         for (int i = 0; i < steps.size(); i++) {
           if (steps.get(i) != Math.rint(steps.get(i))) {
@@ -314,18 +314,28 @@ public final class ConfigLoader {
         } else {
           hold = s.duration("hold", ScheduleSpec.DEFAULT_HOLD, false);
         }
-        return new ScheduleSpec(kind, 0, null, steps, ramp, hold, 0);
+        return new ScheduleSpec(kind, 0, null, steps, ramp, hold, 0, tick(s));
       }
       case ScheduleSpec.REPLAY -> {
-        s.allowOnly("kind", "speedup");
+        s.allowOnly("kind", "speedup", "tick");
         double speedup = s.number("speedup", 1, 0, "a speed-up factor greater than 0");
-        return new ScheduleSpec(kind, 0, null, null, null, null, speedup);
+        return new ScheduleSpec(kind, 0, null, null, null, null, speedup, tick(s));
       }
       default -> {
         s.allowOnly("kind");
-        return new ScheduleSpec(kind, 0, null, null, null, null, 0);
+        return new ScheduleSpec(kind, 0, null, null, null, null, 0, Duration.ZERO);
       }
     }
+  }
+
+  /** A paced schedule's {@code tick}: 0 up to {@link ScheduleSpec#MAX_TICK}. */
+  private static Duration tick(ConfigNode s) {
+    Duration tick = s.duration("tick", ScheduleSpec.DEFAULT_TICK, true);
+    if (tick.compareTo(ScheduleSpec.MAX_TICK) > 0) {
+      throw ConfigException.invalid(s.path() + ".tick", Durations.format(tick),
+          "a pacing tick from 0 (every batch at its due time) to " + Durations.format(ScheduleSpec.MAX_TICK));
+    }
+    return tick;
   }
 
   /** One check of every rule that spans blocks. */

@@ -13,6 +13,9 @@ import java.util.List;
  * @param ramp ladder: time to climb to each step's rate
  * @param hold ladder: time each step's rate is held
  * @param speedup replay: how many times faster than the dataset's own time
+ * @param tick paced kinds: the least time between two wake-ups of a source task; batches due
+ *     closer together leave together, each at most this late ({@link #DEFAULT_TICK}; zero wakes
+ *     for every batch)
  */
 public record ScheduleSpec(
     String kind,
@@ -21,7 +24,8 @@ public record ScheduleSpec(
     List<Double> steps,
     Duration ramp,
     Duration hold,
-    double speedup) {
+    double speedup,
+    Duration tick) {
 
   public static final String CONSTANT = "constant";
   public static final String LADDER = "ladder";
@@ -34,6 +38,12 @@ public record ScheduleSpec(
 
   public static final Duration DEFAULT_RAMP = Duration.ofSeconds(30);
   public static final Duration DEFAULT_HOLD = Duration.ofMinutes(2);
+
+  /** A source task wakes at most every 5 ms (see docs/schedules.md, "Pacing tick"). */
+  public static final Duration DEFAULT_TICK = Duration.ofMillis(5);
+
+  /** The longest pacing tick a run file may ask for. */
+  public static final Duration MAX_TICK = Duration.ofSeconds(1);
 
   /** True unless lines go as fast as the backend takes them. */
   public boolean paced() {

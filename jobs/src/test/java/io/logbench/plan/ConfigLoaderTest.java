@@ -47,6 +47,7 @@ class ConfigLoaderTest {
     assertThat(ladder.schedule().steps()).containsExactlyElementsOf(ScheduleSpec.DEFAULT_STEPS);
     assertThat(ladder.schedule().ramp()).isEqualTo(Duration.ofSeconds(30));
     assertThat(ladder.schedule().hold()).isEqualTo(Duration.ofMinutes(2));
+    assertThat(ladder.schedule().tick()).isEqualTo(Duration.ofMillis(5));
     assertThat(ladder.timestamps()).isEqualTo(TimestampMode.NOW);
     assertThat(ladder.backends()).extracting(b -> b.name()).containsExactly("loki", "victorialogs");
     var seed000 = new DeliverySettings.Thresholds(0.01, Duration.ofSeconds(2), Duration.ofSeconds(30));
@@ -75,6 +76,13 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void aPacingTickMayBeZeroOrLonger() {
+    assertThat(parse(NGINX + "schedule:\n  kind: constant\n  rate: 5\n  tick: 0s\n").schedule().tick()).isZero();
+    assertThat(parse(NGINX + "schedule:\n  kind: replay\n  tick: 20ms\n").schedule().tick())
+        .isEqualTo(Duration.ofMillis(20));
+  }
+
+  @Test
   void missingFileIsNamed() {
     assertThatThrownBy(() -> ConfigLoader.load(Path.of("no/such.yaml")))
         .hasMessage("no/such.yaml: no such run file.");
@@ -94,7 +102,9 @@ class ConfigLoaderTest {
     fails(NGINX + "shedule:\n  kind: max\n",
         "shedule: unknown key; expected one of name, dataset, schedule, timestamps, batch, window, zone, parallelism, run, backends, visibility.");
     fails(NGINX + "schedule:\n  kind: constant\n  rate: 5\n  hold: 2m\n",
-        "schedule.hold: unknown key; expected one of kind, rate, duration.");
+        "schedule.hold: unknown key; expected one of kind, rate, duration, tick.");
+    fails(NGINX + "schedule:\n  kind: max\n  tick: 5ms\n",
+        "schedule.tick: unknown key; expected one of kind.");
   }
 
   @Test
@@ -121,6 +131,10 @@ class ConfigLoaderTest {
         "schedule.step and schedule.hold: give one of them; a step lasts its ramp plus its hold.");
     fails(NGINX + "schedule:\n  kind: ladder\n  ramp: soon\n",
         "schedule.ramp: \"soon\" is not valid; expected a duration such as 500ms, 30s, 2m, 1h or 1d.");
+    fails(NGINX + "schedule:\n  kind: constant\n  rate: 5\n  tick: 2s\n",
+        "schedule.tick: \"2s\" is not valid; expected a pacing tick from 0 (every batch at its due time) to 1s.");
+    fails(NGINX + "schedule:\n  kind: ladder\n  tick: often\n",
+        "schedule.tick: \"often\" is not valid; expected a duration such as 500ms, 30s, 2m, 1h or 1d.");
     fails(NGINX + "schedule:\n  kind: replay\n  speedup: 0\n",
         "schedule.speedup: 0 is not valid; expected a speed-up factor greater than 0.");
     fails(NGINX + "schedule:\n  kind: warp\n",

@@ -144,14 +144,14 @@ class DatasetSourceReaderTest {
   }
 
   /**
-   * Batches due 1 ms apart leave in rounds at least a pacing tick (5 ms) apart, several a round,
+   * Batches due 1 ms apart leave in rounds at least a pacing tick (5 ms by default) apart, several a round,
    * none before its due time: 40 batches over 40 ms take at most 40 / 5 + 2 wake-ups, not 40 (a
    * late wake-up on a busy machine only makes fewer). Batches further apart than the tick wake
    * on time, each: {@link #waitsForTheDueTimeOnATimerAndReportsMetrics}.
    */
   @Test
   void batchesDueCloserThanThePacingTickLeaveTogether() throws Exception {
-    assertThat(DatasetSourceReader.PACING_TICK_NANOS).isEqualTo(5_000_000L);
+    assertThat(RunPlan.DEFAULT_TICK_NANOS).isEqualTo(5_000_000L);
     assertThat(rounds(new ConstantRateSchedule(400, 10_000))).isBetween(1, 40 / 5 + 2);
   }
 

@@ -32,8 +32,11 @@ import org.apache.flink.metrics.Gauge;
  *
  * <p>When the next batch is not yet due it returns {@link InputStatus#NOTHING_AVAILABLE} and a
  * timer completes the availability future at the due time, but at most once every {@link
- * #PACING_TICK_NANOS}: when batches are due closer together than that, one wake-up emits every
- * batch due by then.
+ * RunPlan#tickNanos} (5 ms by default): when batches are due closer together than that, one
+ * wake-up emits every batch due by then. A wake-up is two thread hand-offs (the timer's thread,
+ * then the task's mailbox), which cost about as much CPU as encoding a 100-line batch; at 1,000
+ * batches a second, waking for each was a fifth of the process's CPU. The batches of a tick
+ * leave at most a tick late; their latency still counts from their due time.
  *
  * <p>With {@link LeaseSettings}, each stripe's lease is extended on file before the stripe emits a
  * batch beyond it ({@link StripeLease}); a stripe whose lease file already holds a batch when the
@@ -60,15 +63,6 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
 
   /** Counter: batches emitted by this reader. */
   public static final String BATCHES_EMITTED = "batchesEmitted";
-
-  /**
-   * The least time between two wake-ups of the pacing timer, 5 ms. A wake-up is two thread
-   * hand-offs (the timer's thread, then the task's mailbox), which cost about as much CPU as
-   * encoding a 100-line batch; at 1,000 batches a second, waking for each was a fifth of the
-   * process's CPU. Batches due less than this apart leave together, each at most this late; their
-   * latency still counts from their due time. Slower schedules wake for every batch, on time.
-   */
-  public static final long PACING_TICK_NANOS = 5_000_000L;
 
   private final RunPlan plan;
   private final Timeline timeline;
@@ -161,7 +155,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
         if (lagNanos < 0) {
           // a wake-up asked for that has not come yet (another signal woke the reader first) is
           // kept; after one that came, the next is at least a tick later
-          long earliest = lastWakeUpNanos > now ? lastWakeUpNanos : lastWakeUpNanos + PACING_TICK_NANOS;
+          long earliest = lastWakeUpNanos > now ? lastWakeUpNanos : lastWakeUpNanos + plan.tickNanos();
           return waitUntil(Math.max(due, earliest), now);
         }
       }

@@ -20,9 +20,23 @@ public final class RunPlan implements Serializable {
   private final int batchSize;
   private final long lines;
   private final long batches;
+  private final long tickNanos;
 
   public RunPlan(
       Dataset dataset, long firstIndex, Schedule schedule, Timeline timeline, int batchSize) {
+    this(dataset, firstIndex, schedule, timeline, batchSize, DEFAULT_TICK_NANOS);
+  }
+
+  /** The default least time between two wake-ups of a reader, 5 ms. */
+  public static final long DEFAULT_TICK_NANOS = 5_000_000L;
+
+  /**
+   * A plan whose readers wake at most every {@code tickNanos}: batches due closer together leave
+   * together, each at most that late (0: every batch at its due time).
+   */
+  public RunPlan(Dataset dataset, long firstIndex, Schedule schedule, Timeline timeline, int batchSize,
+      long tickNanos) {
+    this.tickNanos = tickNanos;
     this.dataset = dataset;
     this.firstIndex = firstIndex;
     this.schedule = schedule;
@@ -80,5 +94,10 @@ public final class RunPlan implements Serializable {
 
   public boolean paced() {
     return schedule.paced();
+  }
+
+  /** The least time between two wake-ups of a reader (0: none). */
+  public long tickNanos() {
+    return tickNanos;
   }
 }
