@@ -105,7 +105,7 @@ def run_one(a):
     log = open(os.path.join(a.run_dir, "generate.log"), "w")
     started = time.time()
     p = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-    cpu, peak, samples, per_thread = 0.0, 0, [], []
+    cpu, peak, samples, per_thread, loads = 0.0, 0, [], [], []
     while True:
         try:
             cpu = proc_cpu(p.pid)
@@ -114,6 +114,8 @@ def run_one(a):
             peak = max(peak, proc_threads(p.pid))
             if not per_thread or now - per_thread[-1][0] >= 1.0:
                 per_thread.append((now, proc_thread_cpu(p.pid)))
+                with open("/proc/loadavg") as f:
+                    loads.append(float(f.read().split()[0]))
         except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
             pass
         _, status, rusage = os.wait4(p.pid, os.WNOHANG)
@@ -175,6 +177,7 @@ def run_one(a):
         "peak_threads": peak,
         "cpu_s_per_min_scheduled": None if cpu_min is None else round(cpu_min, 2),
         "threads_cpu_s_per_min": threads_min,
+        "load_avg_min_max": [min(loads), max(loads)] if loads else None,
         "gcs_in_schedule": len(heap),
         "heap_after_gc_mb_first_third": round(max(heap_first) / 2**20, 1) if heap_first else None,
         "heap_after_gc_mb_last_third": round(max(heap_last) / 2**20, 1) if heap_last else None,
