@@ -121,7 +121,7 @@ class ReplayFilesTest {
       assertThat(io.logbench.rundir.ObjectStoreEmulator.refusals().subList(refusedBefore,
           io.logbench.rundir.ObjectStoreEmulator.refusals().size())).isEmpty();
     } finally {
-      run.delete("");
+      io.logbench.rundir.ObjectStoreEmulator.dropBucket(bucket);
     }
   }
 
@@ -149,7 +149,7 @@ class ReplayFilesTest {
       assertThat(files.read()).isEmpty();
       assertThat(run.directories("")).isEmpty();
     } finally {
-      run.delete("");
+      io.logbench.rundir.ObjectStoreEmulator.dropBucket(bucket);
     }
   }
 }

@@ -53,6 +53,7 @@ public final class ObjectStoreEmulator extends FileSystem {
   public static final String ROOT_PROPERTY = "logbench.objstore.root";
 
   private static final List<String> REFUSALS = new CopyOnWriteArrayList<>();
+  private static final List<String> PUTS = new CopyOnWriteArrayList<>();
 
   private final String bucket;
   private final Path dir;
@@ -67,6 +68,23 @@ public final class ObjectStoreEmulator extends FileSystem {
   /** Each operation the emulator refused so far in this JVM, as a sentence. */
   public static List<String> refusals() {
     return List.copyOf(REFUSALS);
+  }
+
+  /** Each object written so far in this JVM (its URI), in the order its writer closed. */
+  public static List<String> puts() {
+    return List.copyOf(PUTS);
+  }
+
+  /** Deletes a bucket and every object in it (test clean-up). */
+  public static void dropBucket(String bucket) throws IOException {
+    Path b = root().resolve(bucket);
+    if (Files.exists(b)) {
+      try (Stream<Path> all = Files.walk(b)) {
+        for (Path x : all.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(x);
+        }
+      }
+    }
   }
 
   /** The local directory the buckets are kept in. */
@@ -316,6 +334,7 @@ public final class ObjectStoreEmulator extends FileSystem {
         } else {
           Files.move(staged, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         }
+        PUTS.add(path.toString());
       } catch (FileAlreadyExistsException e) {
         REFUSALS.add("close " + path + " with NO_OVERWRITE: another writer put the object first.");
         throw new FileAlreadyExistsException("Object store emulator: object " + path + " exists (NO_OVERWRITE).");

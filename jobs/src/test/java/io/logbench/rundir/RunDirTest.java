@@ -31,7 +31,7 @@ class RunDirTest {
 
   @AfterEach
   void dropBucket() throws Exception {
-    RunDir.of(ObjectStoreEmulator.SCHEME + "://" + bucket + "/").delete("");
+    ObjectStoreEmulator.dropBucket(bucket);
   }
 
   @Test

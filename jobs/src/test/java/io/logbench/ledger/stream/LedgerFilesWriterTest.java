@@ -34,7 +34,7 @@ class LedgerFilesWriterTest {
 
   @AfterEach
   void dropBucket() throws Exception {
-    RunDir.of(ObjectStoreEmulator.SCHEME + "://" + bucket + "/").delete("");
+    ObjectStoreEmulator.dropBucket(bucket);
   }
 
   private static LedgerEntry row(long window, long acked) {
