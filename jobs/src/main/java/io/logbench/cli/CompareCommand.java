@@ -4,8 +4,6 @@ import io.logbench.report.Comparison;
 import io.logbench.report.RunData;
 import io.logbench.rundir.RunDir;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;

@@ -42,7 +42,7 @@ final class DatasetCommand implements Callable<Integer> {
 
   @Option(names = "--out", paramLabel = "DIR", required = true,
       description = "The directory the files go to: a local or mounted path (not an object store's URI).")
-  String out_;
+  String outDir;
 
   Path dir;
 
@@ -85,7 +85,7 @@ final class DatasetCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    dir = localOut(out_);
+    dir = localOut(outDir);
     ClusterOption.Jobs jobs = cluster.open("dataset", new org.apache.flink.configuration.Configuration(), err);
     RunConfig config = ConfigLoader.load(file);
     RunPlan plan = RunPlan.of(config);

@@ -25,7 +25,6 @@ import io.logbench.visibility.IngestRow;
 import io.logbench.visibility.VisibilityReport;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

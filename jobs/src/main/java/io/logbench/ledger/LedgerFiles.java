@@ -100,8 +100,8 @@ public final class LedgerFiles {
 
   /**
    * The last row of each key in the upsert log: {@value #JSONL} (a local run directory) and the
-   * {@value #SEGMENTS} in the order of their numbers (any other); a {@value #JSONL} line without
-   * its newline is skipped when {@code live} (its writer is still at it) and read otherwise.
+   * {@value #SEGMENTS} in the order of their numbers (any other); a line without its newline is
+   * skipped when {@code live} (its writer is still at it) and read otherwise.
    */
   static List<LedgerEntry> readLog(RunDir runDir, boolean live) throws IOException {
     TreeMap<LedgerEntry.Key, LedgerEntry> last = new TreeMap<>();
@@ -111,7 +111,10 @@ public final class LedgerFiles {
     }
     for (String segment : segments(runDir)) {
       String name = SEGMENTS + "/" + segment;
-      readRows(runDir.readString(name), runDir.describe(name), last);
+      String text = runDir.readString(name);
+      // whole on an object store; a file system that shows a file while it is written (HDFS) may
+      // show a segment's last line unfinished
+      readRows(live ? text.substring(0, text.lastIndexOf('\n') + 1) : text, runDir.describe(name), last);
     }
     return new ArrayList<>(last.values());
   }

@@ -7,8 +7,6 @@ import io.logbench.report.ReportDocument.Paragraph;
 import io.logbench.report.ReportDocument.Section;
 import io.logbench.report.ReportDocument.Table;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;

@@ -144,7 +144,8 @@ public record RunData(
   /** ledger.csv or ledger.jsonl; else each backend's own ledger under {@code ledger/}. */
   private static List<LedgerEntry> readLedger(RunDir dir, List<FileState> files) {
     try {
-      if (dir.exists(LedgerFiles.CSV) || dir.exists(LedgerFiles.JSONL) || !dir.files(LedgerFiles.SEGMENTS).isEmpty()) {
+      if (dir.exists(LedgerFiles.CSV) || dir.exists(LedgerFiles.JSONL)
+          || !dir.files(LedgerFiles.SEGMENTS).isEmpty()) {
         List<LedgerEntry> rows = LedgerFiles.read(dir);
         String name = dir.exists(LedgerFiles.CSV) ? LedgerFiles.CSV
             : dir.exists(LedgerFiles.JSONL) ? LedgerFiles.JSONL : LedgerFiles.SEGMENTS + "/";

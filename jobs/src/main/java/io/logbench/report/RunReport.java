@@ -704,7 +704,8 @@ public final class RunReport {
   private Section files() {
     List<List<Object>> rows = new ArrayList<>();
     data.files().forEach(f -> rows.add(List.of(f.name(), f.state(), f.detail())));
-    return new Section(id("files"), "Files", List.of(new Paragraph("The files of " + data.where() + " this report was made from."), new Table(id("files-table"), "Files",
+    return new Section(id("files"), "Files", List.of(new Paragraph("The files of " + data.where()
+        + " this report was made from."), new Table(id("files-table"), "Files",
         List.of(Column.text("file"), Column.status("state"), Column.text("what")), rows, "")));
   }
 

@@ -45,7 +45,8 @@ final class FlinkRunDir extends RunDir {
     } catch (UnsupportedFileSystemSchemeException e) {
       throw new ConfigException("The directory " + uri + " is on a file system Flink has no implementation for in"
           + " this process (" + e.getMessage() + "); expected a local path, or a URI whose scheme a Flink file"
-          + " system plugin serves here (such as s3:// with flink-s3-fs-presto in the plugins directory).");
+          + " system serves here: in a Flink cluster its plugin in the plugins directory, for the logbench"
+          + " command line its jar on the class path (such as flink-s3-fs-presto for s3://).");
     }
   }
 

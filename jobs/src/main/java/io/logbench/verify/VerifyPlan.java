@@ -16,7 +16,6 @@ import io.logbench.sink.BackendConfig;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.WindowGrid;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;

@@ -57,7 +57,7 @@ class RunDirTest {
         .isInstanceOf(ConfigException.class)
         .hasMessageStartingWith("The directory nosuchfs://bucket/runs/x is on a file system Flink has no"
             + " implementation for in this process")
-        .hasMessageContaining("expected a local path, or a URI whose scheme a Flink file system plugin serves");
+        .hasMessageContaining("expected a local path, or a URI whose scheme a Flink file system serves here");
   }
 
   @Test
