@@ -2,9 +2,8 @@ package io.logbench.cli;
 
 import io.logbench.report.Comparison;
 import io.logbench.report.RunData;
+import io.logbench.rundir.RunDir;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -25,7 +24,7 @@ import picocli.CommandLine.Parameters;
 final class CompareCommand implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "RUN_DIR", description = "The run directory.")
-  Path runDir;
+  String runDir;
 
   private final PrintStream out;
 
@@ -34,12 +33,13 @@ final class CompareCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() {
-    if (!Files.isDirectory(runDir)) {
+  public Integer call() throws java.io.IOException {
+    RunDir dir = RunDir.of(runDir);
+    if (!dir.exists()) {
       throw new UsageException("compare: RUN_DIR " + runDir + " is not a directory; expected a run directory"
           + " (the --run-dir of generate, or run.dir of the run file).");
     }
-    RunData data = RunData.read(runDir, null);
+    RunData data = RunData.read(dir, null);
     out.print(Comparison.of(data).text(data.name()));
     return 0;
   }

@@ -40,7 +40,10 @@ final class DatasetCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "CONFIG", description = "The run file.")
   Path file;
 
-  @Option(names = "--out", paramLabel = "DIR", required = true, description = "The directory the files go to.")
+  @Option(names = "--out", paramLabel = "DIR", required = true,
+      description = "The directory the files go to: a local or mounted path (not an object store's URI).")
+  String outDir;
+
   Path dir;
 
   @Option(names = "--from", paramLabel = "TIME", description = "Start of the slice, a whole minute (default: the run's).")
@@ -65,8 +68,24 @@ final class DatasetCommand implements Callable<Integer> {
     this.err = err;
   }
 
+  /**
+   * The {@code --out} directory: a path or a {@code file:} URI. Another URI is refused rather than
+   * taken for a local folder of that name: several tasks write each day file at once, each chunk
+   * at its offset, which object stores do not allow.
+   */
+  static Path localOut(String value) {
+    if (io.logbench.rundir.RunDir.isRemote(value)) {
+      throw new UsageException("dataset: --out " + value + " is not a local or mounted directory; several tasks"
+          + " write each of the dataset's files at once, each chunk at its offset, which object stores and other"
+          + " file systems reached by URI do not allow, so expected a path (on a cluster, storage mounted at the"
+          + " same path on every machine).");
+    }
+    return value.regionMatches(true, 0, "file:", 0, 5) ? Path.of(java.net.URI.create(value)) : Path.of(value);
+  }
+
   @Override
   public Integer call() throws Exception {
+    dir = localOut(outDir);
     ClusterOption.Jobs jobs = cluster.open("dataset", new org.apache.flink.configuration.Configuration(), err);
     RunConfig config = ConfigLoader.load(file);
     RunPlan plan = RunPlan.of(config);

@@ -14,6 +14,7 @@ import io.logbench.plan.RunPlan;
 import io.logbench.replay.ReplayFiles;
 import io.logbench.report.Reports;
 import io.logbench.report.Versions;
+import io.logbench.rundir.RunDir;
 import io.logbench.sink.DeliverySettings.Mode;
 import io.logbench.sink.LatencyHistogram;
 import io.logbench.sink.Preflight;
@@ -24,7 +25,6 @@ import io.logbench.visibility.IngestRow;
 import io.logbench.visibility.VisibilityReport;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -62,13 +62,14 @@ final class GenerateCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "CONFIG", description = "The run file.")
   Path file;
 
-  @Option(names = "--run-dir", paramLabel = "DIR", description = "Where the run's files go (default: the run file's run.dir).")
-  Path runDirOption;
+  @Option(names = "--run-dir", paramLabel = "DIR", description = "Where the run's files go (default: the run file's"
+      + " run.dir): a path, or a URI of a Flink file system such as s3://bucket/runs/x.")
+  String runDirOption;
 
   @Option(names = "--resume", paramLabel = "RUN_DIR", description = "Continue the run in RUN_DIR, killed or"
       + " cancelled before its end, from its newest completed checkpoint (run.checkpoint_dir), with the same run"
       + " id and start; CONFIG must be the run file it started with.")
-  Path resumeDir;
+  String resumeDir;
 
   @Option(names = "--quiet", description = "No progress lines while the job runs.")
   boolean quiet;
@@ -98,15 +99,16 @@ final class GenerateCommand implements Callable<Integer> {
   static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis, String runId,
       Long finishedMillis)
       throws java.io.IOException {
-    writeRunJson(runDir, configFile, plan, runStartMillis, runId, finishedMillis, Map.of());
+    writeRunJson(RunDir.of(runDir), configFile, plan, runStartMillis, runId, finishedMillis, Map.of());
   }
 
   /**
-   * As {@link #writeRunJson(Path, Path, RunPlan, long, String, Long)}, with {@code extra} fields:
+   * As {@link #writeRunJson(Path, Path, RunPlan, long, String, Long)}, in a run directory anywhere, with
+   * {@code extra} fields:
    * {@code resumes} (each resume: when, from which checkpoint) and {@code stopped} (the signal
    * that stopped the run before its end, when, and how: {@code stopped} or {@code cancelled}).
    */
-  static void writeRunJson(Path runDir, Path configFile, RunPlan plan, long runStartMillis, String runId,
+  static void writeRunJson(RunDir runDir, Path configFile, RunPlan plan, long runStartMillis, String runId,
       Long finishedMillis, Map<String, Object> extra)
       throws java.io.IOException {
     java.util.Map<String, Object> run = new java.util.LinkedHashMap<>();
@@ -125,20 +127,17 @@ final class GenerateCommand implements Callable<Integer> {
       run.put("finishedMillis", finishedMillis);
     }
     run.putAll(extra);
-    Path tmp = runDir.resolve("run.json.tmp");
-    new com.fasterxml.jackson.databind.ObjectMapper()
+    runDir.write("run.json", new com.fasterxml.jackson.databind.ObjectMapper()
         .writerWithDefaultPrettyPrinter()
-        .writeValue(tmp.toFile(), run);
-    Files.move(tmp, runDir.resolve("run.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        .writeValueAsBytes(run));
   }
 
   /**
    * Writes the run directory's run.json to the runs topic of {@code run.ledger_kafka}, where
    * {@code verify --ledger-kafka} reads it with the ledger rows.
    */
-  static void publishRunJson(RunConfig config, Path runDir, String runId) throws IOException {
-    config.ledgerKafka().writeRun(runId, Files.readAllBytes(runDir.resolve("run.json")));
+  static void publishRunJson(RunConfig config, RunDir runDir, String runId) throws IOException {
+    config.ledgerKafka().writeRun(runId, runDir.read("run.json"));
   }
 
   /**
@@ -147,7 +146,7 @@ final class GenerateCommand implements Callable<Integer> {
    * lines, other runs' lines in the range), each ready, with warnings, or not ready; nothing is
    * sent and no run directory is written.
    */
-  private int dryRun(RunConfig config, RunPlan plan, Path runDir, Preflight before) {
+  private int dryRun(RunConfig config, RunPlan plan, RunDir runDir, Preflight before) {
     out.println("dry run of " + file + ": nothing is sent");
     out.println("  dataset:  " + PlanCommand.describeDataset(plan));
     out.println("  schedule: " + PlanCommand.describeSchedule(plan));
@@ -179,13 +178,14 @@ final class GenerateCommand implements Callable<Integer> {
           + " [{kind: discard}], for generate to send to.");
     }
     if (resumeDir != null && runDirOption != null
-        && !resumeDir.toAbsolutePath().normalize().equals(runDirOption.toAbsolutePath().normalize())) {
+        && !RunDir.of(resumeDir).absolute().equals(RunDir.of(runDirOption).absolute())) {
       throw new UsageException("--run-dir " + runDirOption + " and --resume " + resumeDir + " name two run"
           + " directories; --resume RUN_DIR alone says where the run is.");
     }
-    Path runDir = resumeDir != null ? resumeDir : runDirOption != null ? runDirOption : config.runDir();
+    RunDir runDir = resumeDir != null ? RunDir.of(resumeDir) : runDirOption != null ? RunDir.of(runDirOption)
+        : config.runDir();
     RunPlan plan = RunPlan.of(config);
-    Path checkpointDir = config.checkpointDir(runDir);
+    RunDir checkpointDir = config.checkpointDir(runDir);
     ResumedRun resumed = resumeDir == null ? null : ResumedRun.of(runDir, file, config, plan, checkpointDir);
     // the checks see the run as if it started now; its real start is fixed once they are done
     long now = System.currentTimeMillis();
@@ -219,9 +219,10 @@ final class GenerateCommand implements Callable<Integer> {
       job.resumeFrom(resumed.checkpoint().dir());
       runExtra.put("resumes", resumes(resumed));
       err.println("generate: resuming run " + runId + " from checkpoint " + resumed.checkpoint().id() + " ("
-          + resumed.checkpoint().dir() + "); what it sends again is recorded in " + runDir.resolve(ReplayFiles.RESTORES));
+          + resumed.checkpoint().dir() + "); what it sends again is recorded in "
+          + ReplayFiles.in(runDir).restoresLocation());
     }
-    Files.createDirectories(runDir);
+    runDir.createDirectories();
     writeRunJson(runDir, file, plan, runStart, runId, null, runExtra);
     if (config.ledgerKafka() != null) {
       try {
@@ -284,23 +285,23 @@ final class GenerateCommand implements Callable<Integer> {
     ledgerSummary.write(runDir);
     printTotals(result, out);
     out.println();
-    out.println("ledger (" + runDir.resolve(LedgerFiles.CSV) + "):");
+    out.println("ledger (" + runDir.describe(LedgerFiles.CSV) + "):");
     out.print(ledgerSummary.table());
-    Files.writeString(runDir.resolve("summary.csv"), summaryCsv(result));
+    runDir.writeString("summary.csv", summaryCsv(result));
     List<StepRow> steps = new ArrayList<>();
     result.backends().forEach(b -> steps.addAll(b.steps()));
     if (!steps.isEmpty()) {
       printSteps(steps, out);
-      writeSteps(runDir.resolve("steps.csv"), steps);
+      writeSteps(runDir, "steps.csv", steps);
     }
     List<IngestRow> ingest = ingestRows(config, plan, run, result);
     printIngest(ingest, out);
-    writeIngest(runDir.resolve(IngestRow.FILE), ingest);
+    writeIngest(runDir, IngestRow.FILE, ingest);
     for (ThresholdBreach b : result.breaches()) {
       out.println("aborted: " + b.describe());
     }
-    out.printf(Locale.ROOT, "ran %.1f s; wrote %s, %s%s%n", seconds, runDir.resolve("summary.csv"),
-        runDir.resolve(IngestRow.FILE), steps.isEmpty() ? "" : " and " + runDir.resolve("steps.csv"));
+    out.printf(Locale.ROOT, "ran %.1f s; wrote %s, %s%s%n", seconds, runDir.describe("summary.csv"),
+        runDir.describe(IngestRow.FILE), steps.isEmpty() ? "" : " and " + runDir.describe("steps.csv"));
     // the report is a view of the files above: failing to draw it is a warning, not a failed run
     Reports.refresh(runDir, "generate", out, err);
     if (result.ending() != GenerateJob.Ending.FINISHED) {
@@ -336,11 +337,18 @@ final class GenerateCommand implements Callable<Integer> {
    */
   static List<LedgerEntry> finalLedger(RunConfig config, Path runDir, String runId, PrintStream err)
       throws IOException {
+    return finalLedger(config, RunDir.of(runDir), runId, err);
+  }
+
+  /** As {@link #finalLedger(RunConfig, Path, String, PrintStream)}, for a run directory anywhere. */
+  static List<LedgerEntry> finalLedger(RunConfig config, RunDir runDir, String runId, PrintStream err)
+      throws IOException {
     List<LedgerEntry> ledger = new ArrayList<>();
     List<LedgerEntry> fromKafka = null;
     for (var b : config.backends()) {
-      Path own = runDir.resolve("ledger").resolve(b.name());
-      boolean local = Files.exists(own.resolve(LedgerFiles.CSV)) || Files.exists(own.resolve(LedgerFiles.JSONL));
+      RunDir own = runDir.resolve("ledger/" + b.name());
+      boolean local = own.exists(LedgerFiles.CSV) || own.exists(LedgerFiles.JSONL)
+          || !own.files(LedgerFiles.SEGMENTS).isEmpty();
       if (local || config.ledgerKafka() == null) {
         ledger.addAll(LedgerFiles.read(own));
         continue;
@@ -362,7 +370,7 @@ final class GenerateCommand implements Callable<Integer> {
     resumed.runJson().path("resumes").forEach(all::add);
     Map<String, Object> now = new java.util.LinkedHashMap<>();
     now.put("millis", System.currentTimeMillis());
-    now.put("checkpoint", resumed.checkpoint().dir().toAbsolutePath().toString());
+    now.put("checkpoint", resumed.checkpoint().dir().absolute().location());
     now.put("checkpointId", resumed.checkpoint().id());
     all.add(now);
     return all;
@@ -572,10 +580,10 @@ final class GenerateCommand implements Callable<Integer> {
     return h.count() == 0 ? "-" : ms(h.percentile(50)) + "/" + ms(h.percentile(95)) + "/" + ms(h.max());
   }
 
-  static void writeIngest(Path file, List<IngestRow> rows) throws IOException {
+  static void writeIngest(RunDir runDir, String name, List<IngestRow> rows) throws IOException {
     StringBuilder csv = new StringBuilder(IngestRow.CSV_HEADER).append('\n');
     rows.forEach(r -> csv.append(r.csv()).append('\n'));
-    Files.writeString(file, csv);
+    runDir.writeString(name, csv.toString());
   }
 
   static void printSteps(List<StepRow> rows, PrintStream out) {
@@ -589,9 +597,9 @@ final class GenerateCommand implements Callable<Integer> {
     }
   }
 
-  static void writeSteps(Path file, List<StepRow> rows) throws IOException {
+  static void writeSteps(RunDir runDir, String name, List<StepRow> rows) throws IOException {
     StringBuilder csv = new StringBuilder(StepRow.CSV_HEADER).append('\n');
     rows.forEach(r -> csv.append(r.csv()).append('\n'));
-    Files.writeString(file, csv);
+    runDir.writeString(name, csv.toString());
   }
 }

@@ -13,6 +13,7 @@ import io.logbench.query.Search;
 import io.logbench.query.SearchOutcome;
 import io.logbench.query.SearchPlan;
 import io.logbench.report.Reports;
+import io.logbench.rundir.RunDir;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.sink.BackendConfig;
 import io.logbench.sink.RunContext;
@@ -54,7 +55,7 @@ final class QueryCommand implements Callable<Integer> {
   Path file;
 
   @Option(names = "--run-dir", paramLabel = "DIR", description = "The run's directory (default: the run file's run.dir).")
-  Path runDirOption;
+  String runDirOption;
 
   @Option(names = "--repeat", paramLabel = "N",
       description = "Runs of each search (default: 5; the first is reported apart as the cold one).")
@@ -83,7 +84,7 @@ final class QueryCommand implements Callable<Integer> {
       throw new UsageException("query: --parallelism " + parallelism + " is not valid; expected 1 or more.");
     }
     RunConfig config = ConfigLoader.load(file);
-    Path runDir = runDirOption != null ? runDirOption : config.runDir();
+    RunDir runDir = runDirOption != null ? RunDir.of(runDirOption) : config.runDir();
     RunPlan plan = RunPlan.of(config);
     Dataset dataset = plan.dataset();
     JsonNode runJson = VerifyPlan.runJson(runDir);
@@ -137,7 +138,7 @@ final class QueryCommand implements Callable<Integer> {
         ms(o.worstNanos()), o.requests()));
 
     QueryFiles.write(runDir, outcomes, config.zone());
-    out.println("wrote " + runDir.resolve(QueryFiles.QUERIES) + " and " + runDir.resolve(QueryFiles.MISMATCHES));
+    out.println("wrote " + runDir.describe(QueryFiles.QUERIES) + " and " + runDir.describe(QueryFiles.MISMATCHES));
     Reports.refresh(runDir, "query", out, err);
 
     int failed = 0;

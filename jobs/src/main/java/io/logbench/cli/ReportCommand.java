@@ -1,6 +1,7 @@
 package io.logbench.cli;
 
 import io.logbench.report.Reports;
+import io.logbench.rundir.RunDir;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,14 +26,15 @@ import picocli.CommandLine.Parameters;
     })
 final class ReportCommand implements Callable<Integer> {
 
-  @Parameters(index = "0", paramLabel = "RUN_DIR", description = "The run directory.")
-  Path runDir;
+  @Parameters(index = "0", paramLabel = "RUN_DIR", description = "The run directory (a path, or a URI of a Flink"
+      + " file system such as s3://bucket/runs/x).")
+  String runDir;
 
   @Option(names = "--out", paramLabel = "FILE", description = "Where the page goes (default: in RUN_DIR).")
   Path outFile;
 
   @Option(names = "--compare", paramLabel = "OTHER_RUN_DIR", description = "Another run to compare with.")
-  Path other;
+  String other;
 
   @Option(names = "--config", paramLabel = "FILE", description = "The run file, when the one run.json names has moved.")
   Path config;
@@ -45,25 +47,32 @@ final class ReportCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    requireDirectory(runDir, "RUN_DIR");
-    if (other != null) {
-      requireDirectory(other, "--compare");
-    }
+    RunDir dir = requireDirectory(runDir, "RUN_DIR");
+    RunDir otherDir = other == null ? null : requireDirectory(other, "--compare");
     if (config != null && !Files.isRegularFile(config)) {
       throw new UsageException("report: --config " + config + " is not a file; expected the run file of the run.");
     }
-    Path file = outFile != null ? outFile
-        : other != null ? runDir.resolve("compare.html") : runDir.resolve(Reports.FILE);
-    long bytes = other == null ? Reports.write(runDir, file, config)
-        : Reports.writeCompare(runDir, other, file, config);
-    out.printf(Locale.ROOT, "wrote %s (%s)%n", file, Format.bytes(bytes));
+    byte[] page = otherDir == null ? Reports.render(dir, config) : Reports.renderCompare(dir, otherDir, config);
+    String name = otherDir != null ? "compare.html" : Reports.FILE;
+    String file;
+    if (outFile != null) {
+      Path abs = outFile.toAbsolutePath();
+      RunDir.of(abs.getParent()).write(abs.getFileName().toString(), page);
+      file = outFile.toString();
+    } else {
+      dir.write(name, page);
+      file = dir.describe(name);
+    }
+    out.printf(Locale.ROOT, "wrote %s (%s)%n", file, Format.bytes(page.length));
     return 0;
   }
 
-  private static void requireDirectory(Path dir, String what) {
-    if (!Files.isDirectory(dir)) {
-      throw new UsageException("report: " + what + " " + dir + " is not a directory; expected a run directory"
+  private static RunDir requireDirectory(String location, String what) throws java.io.IOException {
+    RunDir dir = RunDir.of(location);
+    if (!dir.exists()) {
+      throw new UsageException("report: " + what + " " + location + " is not a directory; expected a run directory"
           + " (the --run-dir of generate, or run.dir of the run file).");
     }
+    return dir;
   }
 }

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.job.RetainedCheckpoints;
 import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunPlan;
+import io.logbench.rundir.RunDir;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,16 +29,16 @@ record ResumedRun(String runId, long runStartMillis, RetainedCheckpoints.Checkpo
    * Reads {@code runDir}'s run.json, checks it is a run of {@code config} ({@code file}), and
    * finds the checkpoint to resume from in {@code checkpointDir}.
    */
-  static ResumedRun of(Path runDir, Path file, RunConfig config, RunPlan plan, Path checkpointDir)
+  static ResumedRun of(RunDir runDir, Path file, RunConfig config, RunPlan plan, RunDir checkpointDir)
       throws IOException {
-    Path runJsonFile = runDir.resolve("run.json");
-    if (!Files.isRegularFile(runJsonFile)) {
+    String runJsonFile = runDir.describe("run.json");
+    if (!runDir.exists("run.json")) {
       throw new UsageException("--resume " + runDir + ": " + runJsonFile + " does not exist; expected the run"
           + " directory of a generate run that was stopped before its end.");
     }
     JsonNode run;
     try {
-      run = new ObjectMapper().readTree(runJsonFile.toFile());
+      run = new ObjectMapper().readTree(runDir.read("run.json"));
     } catch (IOException e) {
       throw new UsageException("--resume " + runDir + ": " + runJsonFile + " is not readable JSON ("
           + e.getMessage() + ").");

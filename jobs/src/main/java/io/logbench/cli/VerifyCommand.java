@@ -6,6 +6,7 @@ import io.logbench.ledger.LedgerFiles;
 import io.logbench.plan.ConfigLoader;
 import io.logbench.plan.RunConfig;
 import io.logbench.replay.ReplayFiles;
+import io.logbench.rundir.RunDir;
 import io.logbench.report.Reports;
 import io.logbench.verify.BackendReport;
 import io.logbench.verify.LedgerFromKafka;
@@ -60,8 +61,9 @@ final class VerifyCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "CONFIG", description = "The run file.")
   Path file;
 
-  @Option(names = "--run-dir", paramLabel = "DIR", description = "The run's directory (default: the run file's run.dir).")
-  Path runDirOption;
+  @Option(names = "--run-dir", paramLabel = "DIR", description = "The run's directory (default: the run file's"
+      + " run.dir): a path, or a URI of a Flink file system such as s3://bucket/runs/x.")
+  String runDirOption;
 
   @Option(names = "--window", paramLabel = "DURATION",
       description = "Verify at this window: the ledger's (the run file's window when generate ran) or a whole"
@@ -142,7 +144,7 @@ final class VerifyCommand implements Callable<Integer> {
     if (config.backends().isEmpty()) {
       throw new ConfigException(file + ": backends: missing; expected the list of backend blocks the run sent to.");
     }
-    Path runDir = runDirOption != null ? runDirOption : config.runDir();
+    RunDir runDir = runDirOption != null ? RunDir.of(runDirOption) : config.runDir();
     io.logbench.ledger.LedgerKafka fromKafka = ledgerFromKafka(config);
     io.logbench.verify.LedgerView ledgerView = io.logbench.verify.LedgerView.files(runDir, !continuous);
     if (fromKafka != null) {
@@ -207,8 +209,8 @@ final class VerifyCommand implements Callable<Integer> {
     String printed = text.toString(StandardCharsets.UTF_8);
     out.print(printed);
     VerifyOutputs.write(runDir, reports, config.zone(), printed);
-    out.println("wrote " + runDir.resolve(VerifyOutputs.VERDICTS) + ", " + runDir.resolve(VerifyOutputs.MISSING)
-        + ", " + runDir.resolve(VerifyOutputs.SUMMARY) + " and " + runDir.resolve(VerifyOutputs.STATS));
+    out.println("wrote " + runDir.describe(VerifyOutputs.VERDICTS) + ", " + runDir.describe(VerifyOutputs.MISSING)
+        + ", " + runDir.describe(VerifyOutputs.SUMMARY) + " and " + runDir.describe(VerifyOutputs.STATS));
     // the verdicts change the report; failing to draw it is a warning, the exit code stays the verdict's
     Reports.refresh(runDir, "verify", out, err);
     why.forEach(w -> err.println("verify: " + w));
@@ -241,14 +243,14 @@ final class VerifyCommand implements Callable<Integer> {
    * A sentence for a run generate stopped before its end (run.json's {@code stopped}: Ctrl-C or
    * SIGTERM), or null: the lines it never sent are in the ledger as not sent, which is no loss.
    */
-  static String stoppedNote(Path runDir) {
+  static String stoppedNote(RunDir runDir) {
     try {
-      Path file = runDir.resolve(io.logbench.verify.VerifyPlan.RUN_JSON);
-      if (!java.nio.file.Files.isRegularFile(file)) {
+      String file = io.logbench.verify.VerifyPlan.RUN_JSON;
+      if (!runDir.exists(file)) {
         return null;
       }
       com.fasterxml.jackson.databind.JsonNode stopped =
-          new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile()).get("stopped");
+          new com.fasterxml.jackson.databind.ObjectMapper().readTree(runDir.read(file)).get("stopped");
       if (stopped == null || !stopped.isObject()) {
         return null;
       }

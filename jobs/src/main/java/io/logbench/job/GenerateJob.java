@@ -8,6 +8,7 @@ import io.logbench.publish.Pacing;
 import io.logbench.publish.Replay;
 import io.logbench.replay.ReplayFiles;
 import io.logbench.replay.Replays;
+import io.logbench.rundir.RunDir;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
 import io.logbench.sink.BackendSpec;
@@ -98,15 +99,15 @@ public final class GenerateJob {
 
   /** Writes a ledger per backend under {@code dir/<backend>/} (off unless set). */
   public GenerateJob ledgerDir(java.nio.file.Path dir) {
-    this.ledgerDir = dir;
+    this.ledgerDir = RunDir.of(dir);
     return this;
   }
 
-  private java.nio.file.Path ledgerDir;
+  private RunDir ledgerDir;
   private ReplayFiles replay;
 
-  private java.nio.file.Path checkpointDir;
-  private java.nio.file.Path resumeFrom;
+  private RunDir checkpointDir;
+  private RunDir resumeFrom;
 
   /**
    * Keeps the job's checkpoints in {@code dir} (a local directory, or any path Flink's file
@@ -115,6 +116,11 @@ public final class GenerateJob {
    * live in the JobManager's memory).
    */
   public GenerateJob checkpointDir(java.nio.file.Path dir) {
+    return checkpointDir(RunDir.of(dir));
+  }
+
+  /** As {@link #checkpointDir(java.nio.file.Path)}, for a directory anywhere Flink's file systems reach. */
+  public GenerateJob checkpointDir(RunDir dir) {
     this.checkpointDir = dir;
     return this;
   }
@@ -126,6 +132,11 @@ public final class GenerateJob {
    * record what they send again like after any other restore.
    */
   public GenerateJob resumeFrom(java.nio.file.Path checkpoint) {
+    return resumeFrom(RunDir.of(checkpoint));
+  }
+
+  /** As {@link #resumeFrom(java.nio.file.Path)}, for a checkpoint anywhere Flink's file systems reach. */
+  public GenerateJob resumeFrom(RunDir checkpoint) {
     this.resumeFrom = checkpoint;
     return this;
   }
@@ -137,7 +148,16 @@ public final class GenerateJob {
    * it {@link #resumeFrom resumes} one).
    */
   public GenerateJob runDir(java.nio.file.Path dir) {
-    this.ledgerDir = dir.resolve("ledger");
+    return runDir(RunDir.of(dir));
+  }
+
+  /**
+   * As {@link #runDir(java.nio.file.Path)}, for a run directory anywhere ({@link RunDir}): one that
+   * is not local gets the layouts of files written once ({@link
+   * io.logbench.ledger.stream.LedgerFilesWriter}, {@link ReplayFiles}).
+   */
+  public GenerateJob runDir(RunDir dir) {
+    this.ledgerDir = dir.absolute().resolve("ledger");
     this.replay = ReplayFiles.in(dir);
     return this;
   }
@@ -204,12 +224,12 @@ public final class GenerateJob {
     env.enableCheckpointing(checkpointInterval.toMillis());
     org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
     if (checkpointDir != null) {
-      conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.toAbsolutePath().toUri().toString());
+      conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir.uri());
       conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
           ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
     }
     if (resumeFrom != null) {
-      conf.set(StateRecoveryOptions.SAVEPOINT_PATH, resumeFrom.toAbsolutePath().toUri().toString());
+      conf.set(StateRecoveryOptions.SAVEPOINT_PATH, resumeFrom.uri());
       conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
     }
     env.configure(conf);
@@ -414,7 +434,7 @@ public final class GenerateJob {
       new java.util.concurrent.CompletableFuture<>();
   private volatile boolean stopRequested;
   private volatile boolean cancelled;
-  private volatile java.nio.file.Path stopSavepoints;
+  private volatile RunDir stopSavepoints;
 
   /**
    * Stops the job {@link #run} runs, from any thread, whenever {@link #run} has submitted it (a
@@ -435,10 +455,10 @@ public final class GenerateJob {
       }
       stopRequested = true;
       try {
-        java.nio.file.Path dir = checkpointDir != null ? checkpointDir.resolve("stop-savepoint")
-            : java.nio.file.Files.createTempDirectory("logbench-stop-savepoint");
+        RunDir dir = checkpointDir != null ? checkpointDir.resolve("stop-savepoint")
+            : RunDir.of(java.nio.file.Files.createTempDirectory("logbench-stop-savepoint"));
         stopSavepoints = dir;
-        return client.stopWithSavepoint(true, dir.toAbsolutePath().toUri().toString(), SavepointFormatType.CANONICAL);
+        return client.stopWithSavepoint(true, dir.uri(), SavepointFormatType.CANONICAL);
       } catch (java.io.IOException e) {
         return java.util.concurrent.CompletableFuture.<String>failedFuture(e);
       }
@@ -447,15 +467,13 @@ public final class GenerateJob {
 
   /** Deletes the drained stop's savepoint (it cannot continue the run), if there is one. */
   private void deleteStopSavepoint() {
-    java.nio.file.Path dir = stopSavepoints;
-    if (dir == null || !java.nio.file.Files.exists(dir)) {
+    RunDir dir = stopSavepoints;
+    if (dir == null) {
       return;
     }
-    try (var all = java.nio.file.Files.walk(dir)) {
-      for (java.nio.file.Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        java.nio.file.Files.deleteIfExists(p);
-      }
-    } catch (java.io.IOException e) {
+    try {
+      dir.delete("");
+    } catch (java.io.IOException | RuntimeException e) {
       // a leftover savepoint costs disk space only; the run's outcome is unchanged
     }
   }

@@ -1,21 +1,19 @@
 package io.logbench.job;
 
+import io.logbench.rundir.RunDir;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The checkpoints the generate job retained in its checkpoint directory ({@code run.checkpoint_dir}),
  * as Flink lays them out: {@code <dir>/<job id>/chk-<n>/_metadata}, one job id directory per job
  * that ran (a resumed run is a new job). Only a {@code chk-<n>} holding {@code _metadata} is
- * complete: Flink writes that file last.
+ * complete: Flink writes that file last. The directory may be local or on any Flink file system
+ * ({@link RunDir}).
  */
 public final class RetainedCheckpoints {
 
@@ -26,39 +24,39 @@ public final class RetainedCheckpoints {
 
   private RetainedCheckpoints() {}
 
-  /** A completed checkpoint: its directory, number and when its metadata was written. */
-  public record Checkpoint(Path dir, long id, FileTime written) {}
+  /**
+   * A completed checkpoint: its directory, number and when its metadata was written (epoch ms).
+   */
+  public record Checkpoint(RunDir dir, long id, long writtenMillis) {}
+
+  /** As {@link #latest(RunDir)}, for a local directory. */
+  public static Optional<Checkpoint> latest(Path dir) throws IOException {
+    return latest(RunDir.of(dir));
+  }
 
   /**
    * The newest completed checkpoint under {@code dir} (latest {@code _metadata}; of two written in
    * the same instant, the higher number), or empty when there is none or {@code dir} does not exist.
    */
-  public static Optional<Checkpoint> latest(Path dir) throws IOException {
-    if (!Files.isDirectory(dir)) {
-      return Optional.empty();
-    }
-    try (Stream<Path> jobs = Files.list(dir)) {
-      List<Path> jobDirs = jobs.filter(Files::isDirectory).toList();
-      Optional<Checkpoint> best = Optional.empty();
-      for (Path job : jobDirs) {
-        try (Stream<Path> chks = Files.list(job)) {
-          for (Path chk : chks.toList()) {
-            Matcher m = CHK.matcher(chk.getFileName().toString());
-            Path metadata = chk.resolve(METADATA);
-            if (!m.matches() || !Files.isRegularFile(metadata)) {
-              continue;
-            }
-            Checkpoint c = new Checkpoint(chk, Long.parseLong(m.group(1)), Files.getLastModifiedTime(metadata));
-            if (best.isEmpty() || ORDER.compare(c, best.get()) > 0) {
-              best = Optional.of(c);
-            }
-          }
+  public static Optional<Checkpoint> latest(RunDir dir) throws IOException {
+    Optional<Checkpoint> best = Optional.empty();
+    for (String job : dir.directories("")) {
+      for (String chk : dir.directories(job)) {
+        Matcher m = CHK.matcher(chk);
+        String metadata = job + "/" + chk + "/" + METADATA;
+        if (!m.matches() || !dir.exists(metadata)) {
+          continue;
+        }
+        Checkpoint c = new Checkpoint(dir.resolve(job + "/" + chk), Long.parseLong(m.group(1)),
+            dir.modifiedMillis(metadata));
+        if (best.isEmpty() || ORDER.compare(c, best.get()) > 0) {
+          best = Optional.of(c);
         }
       }
-      return best;
     }
+    return best;
   }
 
   private static final Comparator<Checkpoint> ORDER =
-      Comparator.comparing(Checkpoint::written).thenComparingLong(Checkpoint::id);
+      Comparator.comparingLong(Checkpoint::writtenMillis).thenComparingLong(Checkpoint::id);
 }

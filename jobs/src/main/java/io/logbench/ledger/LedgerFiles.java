@@ -3,12 +3,12 @@ package io.logbench.ledger;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.logbench.rundir.RunDir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
@@ -32,13 +32,24 @@ import java.util.TreeMap;
  *       {@code %3B} and {@code %3D}; a field holding a comma, quote or newline is quoted as in
  *       RFC 4180.
  *   <li>{@value #JSONL}: an upsert log, one JSON object per changed row, appended as the run goes;
- *       the last object of a (backend, window_start) is its current row.
+ *       the last object of a (backend, window_start) is its current row. A restore truncates it to
+ *       its length at the checkpoint restored.
+ *   <li>{@value #SEGMENTS}{@code /<n>.jsonl}: the same upsert log where the run directory is not
+ *       local (an object store, HDFS: no append, no truncate), as segments each written once and
+ *       whole: segment {@code n} (20 digits) holds the rows flushed after segment {@code n - 1};
+ *       the log is the segments in the order of their numbers. A checkpoint records the next
+ *       number, and a restore deletes the segments from that number on (written after the
+ *       checkpoint, their rows come again), so the numbers it writes next are free again.
  * </ul>
+ *
+ * <p>Readers read both layouts, so verify, report and resume work on either.
  */
 public final class LedgerFiles {
 
   public static final String CSV = "ledger.csv";
   public static final String JSONL = "ledger.jsonl";
+  /** The folder of the upsert log's segments, where the run directory is not local. */
+  public static final String SEGMENTS = "ledger-log";
   public static final String CSV_HEADER =
       "backend,window_start,window_end,expected,sent,acked,rejected,rejected_reasons";
 
@@ -49,64 +60,113 @@ public final class LedgerFiles {
 
   /**
    * The final rows of a run: {@value #CSV} when the run finished, otherwise the last row of each
-   * key in {@value #JSONL}; sorted by backend, then window start.
+   * key in the upsert log ({@value #JSONL}, or its {@value #SEGMENTS}); sorted by backend, then
+   * window start.
    *
-   * @throws IOException if the directory has neither file, or a row cannot be read
+   * @throws IOException if the directory has no ledger, or a row cannot be read
    */
   public static List<LedgerEntry> read(Path runDir) throws IOException {
-    Path csv = runDir.resolve(CSV);
-    if (Files.exists(csv)) {
-      return readCsv(csv);
+    return read(RunDir.of(runDir));
+  }
+
+  /** As {@link #read(Path)}, for a run directory anywhere. */
+  public static List<LedgerEntry> read(RunDir runDir) throws IOException {
+    if (runDir.exists(CSV)) {
+      return readCsv(runDir);
     }
-    Path jsonl = runDir.resolve(JSONL);
-    if (Files.exists(jsonl)) {
-      return readJsonl(jsonl);
+    if (runDir.exists(JSONL) || !runDir.files(SEGMENTS).isEmpty()) {
+      return sorted(readLog(runDir, false));
     }
-    throw new IOException(
-        "No ledger in " + runDir + ": neither " + CSV + " nor " + JSONL + " exists; was the run started with this directory?");
+    throw new IOException("No ledger in " + runDir + ": neither " + CSV + " nor " + JSONL + " nor " + SEGMENTS
+        + "/ exists; was the run started with this directory?");
   }
 
   /**
    * The rows of a run directory that may still be written to: {@value #CSV} when it exists,
-   * else the last row of each key in the complete lines of {@value #JSONL} (a line the writer has
-   * not finished yet is left for the next read), else none.
+   * else the last row of each key in the upsert log (of {@value #JSONL}, its complete lines only:
+   * a line the writer has not finished yet is left for the next read), else none.
    */
   public static List<LedgerEntry> readLive(Path runDir) throws IOException {
-    Path csv = runDir.resolve(CSV);
-    if (Files.exists(csv)) {
-      return readCsv(csv);
+    return readLive(RunDir.of(runDir));
+  }
+
+  /** As {@link #readLive(Path)}, for a run directory anywhere. */
+  public static List<LedgerEntry> readLive(RunDir runDir) throws IOException {
+    if (runDir.exists(CSV)) {
+      return readCsv(runDir);
     }
-    Path jsonl = runDir.resolve(JSONL);
-    if (!Files.exists(jsonl)) {
-      return List.of();
-    }
-    String text = Files.readString(jsonl, StandardCharsets.UTF_8);
+    return readLog(runDir, true);
+  }
+
+  /**
+   * The last row of each key in the upsert log: {@value #JSONL} (a local run directory) and the
+   * {@value #SEGMENTS} in the order of their numbers (any other); a line without its newline is
+   * skipped when {@code live} (its writer is still at it) and read otherwise.
+   */
+  static List<LedgerEntry> readLog(RunDir runDir, boolean live) throws IOException {
     TreeMap<LedgerEntry.Key, LedgerEntry> last = new TreeMap<>();
-    String[] lines = text.substring(0, text.lastIndexOf('\n') + 1).split("\n");
-    for (int i = 0; i < lines.length; i++) {
-      if (!lines[i].isBlank()) {
-        LedgerEntry e = parseJsonRow(lines[i], jsonl + " line " + (i + 1));
-        last.put(e.key(), e);
-      }
+    if (runDir.exists(JSONL)) {
+      String text = runDir.readString(JSONL);
+      readRows(live ? text.substring(0, text.lastIndexOf('\n') + 1) : text, runDir.describe(JSONL), last);
+    }
+    for (String segment : segments(runDir)) {
+      String name = SEGMENTS + "/" + segment;
+      String text = runDir.readString(name);
+      // whole on an object store; a file system that shows a file while it is written (HDFS) may
+      // show a segment's last line unfinished
+      readRows(live ? text.substring(0, text.lastIndexOf('\n') + 1) : text, runDir.describe(name), last);
     }
     return new ArrayList<>(last.values());
   }
 
-  /** Writes {@value #CSV} (through a temporary file, so a reader never sees half of it). */
+  private static void readRows(String text, String where, TreeMap<LedgerEntry.Key, LedgerEntry> last)
+      throws IOException {
+    String[] lines = text.split("\n");
+    for (int i = 0; i < lines.length; i++) {
+      if (!lines[i].isBlank()) {
+        LedgerEntry e = parseJsonRow(lines[i], where + " line " + (i + 1));
+        last.put(e.key(), e);
+      }
+    }
+  }
+
+  /** The names of the log's segments in {@code runDir}, in the order of their numbers. */
+  public static List<String> segments(RunDir runDir) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String f : runDir.files(SEGMENTS)) {
+      if (segmentNumber(f) >= 0) {
+        out.add(f);
+      }
+    }
+    out.sort(java.util.Comparator.comparingLong(LedgerFiles::segmentNumber));
+    return out;
+  }
+
+  /** The name of the log's segment number {@code n}: fixed width, so names sort as numbers. */
+  public static String segmentName(long n) {
+    return String.format(java.util.Locale.ROOT, "%020d.jsonl", n);
+  }
+
+  /** The number of segment {@code name}, or -1 when the name is not a segment's. */
+  public static long segmentNumber(String name) {
+    if (!name.matches("\\d{1,20}\\.jsonl")) {
+      return -1;
+    }
+    return Long.parseLong(name.substring(0, name.indexOf('.')));
+  }
+
+  /** Writes {@value #CSV} whole (a reader never sees half of it). */
   public static void writeCsv(Path runDir, Collection<LedgerEntry> entries, ZoneId zone) throws IOException {
+    writeCsv(RunDir.of(runDir), entries, zone);
+  }
+
+  /** As {@link #writeCsv(Path, Collection, ZoneId)}, for a run directory anywhere. */
+  public static void writeCsv(RunDir runDir, Collection<LedgerEntry> entries, ZoneId zone) throws IOException {
     StringBuilder out = new StringBuilder(CSV_HEADER).append('\n');
     for (LedgerEntry e : sorted(entries)) {
       out.append(csvRow(e, zone)).append('\n');
     }
-    writeAtomically(runDir.resolve(CSV), out.toString());
-  }
-
-  /** Writes {@code text} to {@code file} through a temporary file in the same directory. */
-  static void writeAtomically(Path file, String text) throws IOException {
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    Files.writeString(tmp, text, StandardCharsets.UTF_8);
-    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    runDir.writeString(CSV, out.toString());
   }
 
   /** Entries sorted by backend, then window start. */
@@ -149,8 +209,9 @@ public final class LedgerFiles {
     }
   }
 
-  static List<LedgerEntry> readCsv(Path csv) throws IOException {
-    List<String> lines = Files.readAllLines(csv, StandardCharsets.UTF_8);
+  static List<LedgerEntry> readCsv(RunDir runDir) throws IOException {
+    String csv = runDir.describe(CSV);
+    List<String> lines = runDir.readString(CSV).lines().toList();
     if (lines.isEmpty() || !lines.get(0).equals(CSV_HEADER)) {
       throw new IOException(csv + " does not start with the ledger header " + CSV_HEADER + ".");
     }
@@ -185,14 +246,7 @@ public final class LedgerFiles {
 
   static List<LedgerEntry> readJsonl(Path jsonl) throws IOException {
     TreeMap<LedgerEntry.Key, LedgerEntry> last = new TreeMap<>();
-    List<String> lines = Files.readAllLines(jsonl, StandardCharsets.UTF_8);
-    for (int i = 0; i < lines.size(); i++) {
-      if (lines.get(i).isBlank()) {
-        continue;
-      }
-      LedgerEntry e = parseJsonRow(lines.get(i), jsonl + " line " + (i + 1));
-      last.put(e.key(), e);
-    }
+    readRows(Files.readString(jsonl, StandardCharsets.UTF_8), jsonl.toString(), last);
     return new ArrayList<>(last.values());
   }
 

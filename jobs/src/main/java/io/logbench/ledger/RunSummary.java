@@ -86,6 +86,11 @@ public record RunSummary(List<BackendTotals> backends) {
 
   /** Writes the table to {@value #FILE} in {@code runDir}. */
   public void write(Path runDir) throws IOException {
-    LedgerFiles.writeAtomically(runDir.resolve(FILE), table());
+    write(io.logbench.rundir.RunDir.of(runDir));
+  }
+
+  /** Writes the table to {@value #FILE} in {@code runDir}, whole. */
+  public void write(io.logbench.rundir.RunDir runDir) throws IOException {
+    runDir.writeString(FILE, table());
   }
 }

@@ -12,6 +12,7 @@ import io.logbench.dataset.nginx.NginxMonthDataset;
 import io.logbench.publish.Manifest;
 import io.logbench.publish.ManifestStore;
 import io.logbench.publish.PublishedTopic;
+import io.logbench.rundir.RunDir;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
 import io.logbench.sink.VisibilitySettings;
@@ -174,7 +175,7 @@ public final class ConfigLoader {
       }
       ledgerKafka = new io.logbench.ledger.LedgerKafka(bootstrap, lk.string("topic", "logbench-ledger"));
     }
-    Path runDir = Path.of(run.string("dir", "runs/" + name));
+    RunDir runDir = runDir(run, "dir", run.string("dir", "runs/" + name));
     Duration checkpointInterval =
         run.duration("checkpoint_interval", RunConfig.DEFAULT_CHECKPOINT_INTERVAL, false);
     String checkpointDir = run.string("checkpoint_dir", null);
@@ -188,8 +189,19 @@ public final class ConfigLoader {
     sanityCheck(dataset, schedule, timestamps);
     keepDatasetTopicApart(dataset, backends);
     return new RunConfig(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir,
-        backends, checkpointInterval, ledgerKafka, checkpointDir == null ? null : Path.of(checkpointDir),
+        backends, checkpointInterval, ledgerKafka, checkpointDir == null ? null
+            : runDir(run, "checkpoint_dir", checkpointDir),
         visibility);
+  }
+
+  /** A directory key's value: a path, or a URI of a Flink file system ({@link RunDir}). */
+  private static RunDir runDir(ConfigNode run, String key, String value) {
+    try {
+      return RunDir.of(value);
+    } catch (ConfigException | java.nio.file.InvalidPathException e) {
+      throw new ConfigException(run.path() + "." + key + ": " + value + " is not a directory path or URI ("
+          + e.getMessage() + "); expected a path, or a URI such as s3://bucket/runs/name.");
+    }
   }
 
   private static DatasetSpec dataset(ConfigNode d, Manifests manifests) {

@@ -2,7 +2,7 @@ package io.logbench.plan;
 
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
-import java.nio.file.Path;
+import io.logbench.rundir.RunDir;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
@@ -19,7 +19,7 @@ import java.util.List;
  * @param window window size of the expected counts and verification; divides a day
  * @param zone zone in which windows and day files are aligned and times printed
  * @param parallelism Flink parallelism (stripes of the source)
- * @param runDir where this run's files go
+ * @param runDir where this run's files go ({@code run.dir}: a path, or a URI of a Flink file system)
  * @param backends the backends the {@code generate} job delivers to, in file order (names unique)
  * @param checkpointInterval how often the generate job checkpoints (at-least-once recovery)
  * @param ledgerKafka where the ledger rows also go as Avro records ({@code run.ledger_kafka}), or null
@@ -37,11 +37,11 @@ public record RunConfig(
     Duration window,
     ZoneId zone,
     int parallelism,
-    Path runDir,
+    RunDir runDir,
     List<BackendConfig> backends,
     Duration checkpointInterval,
     io.logbench.ledger.LedgerKafka ledgerKafka,
-    Path checkpointDir,
+    RunDir checkpointDir,
     io.logbench.sink.VisibilitySettings visibility) {
 
   public RunConfig {
@@ -59,7 +59,7 @@ public record RunConfig(
    * {@code --run-dir}) keeps its retained checkpoints: {@code run.checkpoint_dir}, or {@value
    * #DEFAULT_CHECKPOINT_DIR} in the run directory.
    */
-  public Path checkpointDir(Path runDirectory) {
+  public RunDir checkpointDir(RunDir runDirectory) {
     return checkpointDir != null ? checkpointDir : runDirectory.resolve(DEFAULT_CHECKPOINT_DIR);
   }
 

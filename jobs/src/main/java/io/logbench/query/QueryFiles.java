@@ -5,8 +5,6 @@ import com.fasterxml.jackson.dataformat.csv.CsvGenerator;
 import com.fasterxml.jackson.dataformat.csv.CsvMapper;
 import java.io.IOException;
 import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -40,9 +38,14 @@ public final class QueryFiles {
 
   /** Writes both files into {@code runDir}, times in {@code zone}. */
   public static void write(Path runDir, List<SearchOutcome> outcomes, ZoneId zone) throws IOException {
-    Files.createDirectories(runDir);
-    try (Writer w = Files.newBufferedWriter(runDir.resolve(QUERIES), StandardCharsets.UTF_8);
-        SequenceWriter rows = CSV.writer().writeValues(w)) {
+    write(io.logbench.rundir.RunDir.of(runDir), outcomes, zone);
+  }
+
+  /** As {@link #write(Path, List, ZoneId)}, for a run directory anywhere (each file written whole). */
+  public static void write(io.logbench.rundir.RunDir runDir, List<SearchOutcome> outcomes, ZoneId zone)
+      throws IOException {
+    java.io.StringWriter queries = new java.io.StringWriter();
+    try (Writer w = queries; SequenceWriter rows = CSV.writer().writeValues(w)) {
       rows.write(QUERY_COLUMNS);
       for (SearchOutcome o : outcomes) {
         KeyedQuery q = o.search().query();
@@ -54,8 +57,8 @@ public final class QueryFiles {
             o.text(), o.error() == null ? "" : o.error()));
       }
     }
-    try (Writer w = Files.newBufferedWriter(runDir.resolve(MISMATCHES), StandardCharsets.UTF_8);
-        SequenceWriter rows = CSV.writer().writeValues(w)) {
+    java.io.StringWriter mismatches = new java.io.StringWriter();
+    try (Writer w = mismatches; SequenceWriter rows = CSV.writer().writeValues(w)) {
       rows.write(MISMATCH_COLUMNS);
       for (SearchOutcome o : outcomes) {
         for (Mismatch m : o.mismatches()) {
@@ -64,6 +67,8 @@ public final class QueryFiles {
         }
       }
     }
+    runDir.writeString(QUERIES, queries.toString());
+    runDir.writeString(MISMATCHES, mismatches.toString());
   }
 
   static String time(long millis, ZoneId zone) {

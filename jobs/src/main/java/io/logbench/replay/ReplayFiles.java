@@ -1,5 +1,6 @@
 package io.logbench.replay;
 
+import io.logbench.rundir.RunDir;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.Serializable;
@@ -11,13 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * The run directory's record of what restores sent again, and every write to it, in one class so
- * the storage can change in one place (plain local files today):
+ * the storage can change in one place. In a local run directory:
  *
  * <ul>
  *   <li>{@value #LEASES}{@code /<backend>/stripe-<s>.lease}: the highest batch id stripe {@code s}
@@ -28,9 +27,22 @@ import java.util.stream.Stream;
  *   <li>{@value #RESTORES}: one JSON object per line, a {@link RestoreRecord} per restored task.
  * </ul>
  *
- * <p>A fresh run starts with {@link #clear}; a restored task finds the leases its failed attempt
- * left and records what it sends again. Writes survive the death of the JVM that made them (they
- * reach the operating system at once) but are not forced to disk.
+ * <p>In a run directory that is not local ({@link RunDir}: an object store, HDFS), where a file is
+ * written once and whole and never appended to or rewritten:
+ *
+ * <ul>
+ *   <li>{@value #LEASES}{@code /<backend>/stripe-<s>/<batch>.lease} (20 digits): each extension of
+ *       the lease is a new file named by its batch id, and the one before it is deleted once the
+ *       new one is written; the lease is the highest number there (a lease only grows, across
+ *       restores too), so a failure between the write and the delete loses nothing;
+ *   <li>{@value #RESTORE_RECORDS}{@code /<time>-<random>.json}: one file per restore record, its
+ *       name starting with the record's time (20 digits) so the names sort in the order written.
+ * </ul>
+ *
+ * <p>{@link #read} reads both layouts. A fresh run starts with {@link #clear}; a restored task
+ * finds the leases its failed attempt left and records what it sends again. Local writes survive
+ * the death of the JVM that made them (they reach the operating system at once) but are not forced
+ * to disk.
  */
 public final class ReplayFiles implements Serializable {
 
@@ -38,62 +50,82 @@ public final class ReplayFiles implements Serializable {
 
   /** The run directory's folder of lease files. */
   public static final String LEASES = "replay";
-  /** The run directory's restore records. */
+  /** The run directory's restore records (a local run directory). */
   public static final String RESTORES = "restores.jsonl";
+  /** The run directory's folder of restore records, one file each (a run directory that is not local). */
+  public static final String RESTORE_RECORDS = "restores";
 
   /** Every append to a restore file of this JVM, so two tasks' lines never interleave. */
   private static final Object APPEND_LOCK = new Object();
 
-  private final String runDir;
+  private final RunDir runDir;
 
-  private ReplayFiles(String runDir) {
+  private ReplayFiles(RunDir runDir) {
     this.runDir = runDir;
   }
 
-  /** The files of the run directory {@code runDir}. */
+  /** The files of the local run directory {@code runDir}. */
   public static ReplayFiles in(Path runDir) {
-    return new ReplayFiles(runDir.toAbsolutePath().toString());
+    return in(RunDir.of(runDir));
   }
 
-  public Path runDir() {
-    return Path.of(runDir);
+  /** The files of the run directory {@code runDir}, wherever it is. */
+  public static ReplayFiles in(RunDir runDir) {
+    return new ReplayFiles(runDir.absolute());
   }
 
-  /** The restore records' file. */
+  public RunDir runDir() {
+    return runDir;
+  }
+
+  private Path local() {
+    return runDir.local().orElseThrow(() -> new IllegalStateException("The run directory " + runDir
+        + " is not local; its restore records and leases are files of their own."));
+  }
+
+  /** The restore records' file (a local run directory). */
   public Path restoresFile() {
-    return runDir().resolve(RESTORES);
+    return local().resolve(RESTORES);
   }
 
-  /** The lease file of a backend's stripe. */
+  /** Where the restore records are, as printed in messages. */
+  public String restoresLocation() {
+    return runDir.local().isPresent() ? runDir.describe(RESTORES) : runDir.describe(RESTORE_RECORDS);
+  }
+
+  /** The lease file of a backend's stripe (a local run directory). */
   public Path leaseFile(String backend, int stripe) {
-    return runDir().resolve(LEASES).resolve(backend).resolve("stripe-" + stripe + ".lease");
+    return local().resolve(LEASES).resolve(backend).resolve("stripe-" + stripe + ".lease");
   }
 
   /** Removes the leases and restore records of an earlier run in the directory (a fresh run). */
   public void clear() throws IOException {
-    Files.deleteIfExists(restoresFile());
-    Path leases = runDir().resolve(LEASES);
-    if (Files.exists(leases)) {
-      try (Stream<Path> all = Files.walk(leases)) {
-        for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
-    }
+    runDir.delete(RESTORES);
+    runDir.delete(RESTORE_RECORDS);
+    runDir.delete(LEASES);
   }
 
   /** Opens the lease of a backend's stripe, creating it (empty: nothing emitted) if needed. */
   public Lease lease(String backend, int stripe) throws IOException {
+    if (runDir.local().isEmpty()) {
+      return new ObjectLease(runDir.resolve(LEASES + "/" + backend + "/stripe-" + stripe));
+    }
     Path file = leaseFile(backend, stripe);
     Files.createDirectories(file.getParent());
-    return new Lease(file, FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+    return new FileLease(file, FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE));
   }
 
-  /** Appends a restore record as one line, in one write. */
+  /** Appends a restore record as one line, in one write (or, not local, writes it as a file of its own). */
   public void append(RestoreRecord record) throws IOException {
+    if (runDir.local().isEmpty()) {
+      String name = String.format(java.util.Locale.ROOT, "%s/%020d-%s.json", RESTORE_RECORDS, record.timeMillis(),
+          java.util.UUID.randomUUID());
+      runDir.create(name, record.toJson().getBytes(StandardCharsets.UTF_8));
+      return;
+    }
     ByteBuffer line = ByteBuffer.wrap((record.toJson() + "\n").getBytes(StandardCharsets.UTF_8));
-    Files.createDirectories(runDir());
+    Files.createDirectories(local());
     synchronized (APPEND_LOCK) {
       try (FileChannel out = FileChannel.open(restoresFile(), StandardOpenOption.CREATE, StandardOpenOption.WRITE,
           StandardOpenOption.APPEND)) {
@@ -105,35 +137,100 @@ public final class ReplayFiles implements Serializable {
   }
 
   /**
-   * Every complete restore record, in the order written; none when the file does not exist. A
-   * line a writer has not finished (no newline yet) is left for the next read.
+   * Every complete restore record, in the order written: the lines of {@value #RESTORES}, then the
+   * files of {@value #RESTORE_RECORDS}; none when there are neither. A line a writer has not
+   * finished (no newline yet) is left for the next read.
    */
   public List<RestoreRecord> read() throws IOException {
-    Path file = restoresFile();
     List<RestoreRecord> out = new ArrayList<>();
-    if (!Files.exists(file)) {
-      return out;
-    }
-    String text = Files.readString(file, StandardCharsets.UTF_8);
-    String[] lines = text.substring(0, text.lastIndexOf('\n') + 1).split("\n");
-    for (int i = 0; i < lines.length; i++) {
-      if (!lines[i].isBlank()) {
-        out.add(RestoreRecord.parse(lines[i], file + " line " + (i + 1)));
+    if (runDir.exists(RESTORES)) {
+      String text = runDir.readString(RESTORES);
+      String[] lines = text.substring(0, text.lastIndexOf('\n') + 1).split("\n");
+      for (int i = 0; i < lines.length; i++) {
+        if (!lines[i].isBlank()) {
+          out.add(RestoreRecord.parse(lines[i], runDir.describe(RESTORES) + " line " + (i + 1)));
+        }
       }
+    }
+    for (String f : runDir.files(RESTORE_RECORDS)) {
+      String name = RESTORE_RECORDS + "/" + f;
+      out.add(RestoreRecord.parse(runDir.readString(name).strip(), runDir.describe(name)));
     }
     return out;
   }
 
   /**
-   * One stripe's lease file, open for the life of its reader: {@link #previous} is what an earlier
+   * One stripe's lease, open for the life of its reader: {@link #previous} is what an earlier
    * attempt left, {@link #write} replaces it.
    */
-  public static final class Lease implements Closeable {
+  public abstract static class Lease implements Closeable {
 
     /** What {@link #previous} answers when nothing was emitted. */
     public static final long NONE = -1;
-    /** What {@link #previous} answers when the file is unreadable: any batch may have been emitted. */
+    /** What {@link #previous} answers when the lease is unreadable: any batch may have been emitted. */
     public static final long UNKNOWN = Long.MAX_VALUE;
+
+    Lease() {}
+
+    /**
+     * The batch id the lease holds: {@link #NONE} when there is none (written before the first
+     * batch, so none means none was emitted), {@link #UNKNOWN} when it cannot be read.
+     */
+    public abstract long previous() throws IOException;
+
+    /** Replaces the lease's batch id with {@code batch}. */
+    public abstract void write(long batch);
+  }
+
+  /**
+   * A lease as files written once ({@code <batch>.lease}, 20 digits) in its own folder: the highest
+   * is in force; writing one deletes the one before.
+   */
+  static final class ObjectLease extends Lease {
+
+    private final RunDir dir;
+    private long written = NONE;
+
+    ObjectLease(RunDir dir) {
+      this.dir = dir;
+    }
+
+    static String name(long batch) {
+      return String.format(java.util.Locale.ROOT, "%020d.lease", batch);
+    }
+
+    @Override
+    public long previous() throws IOException {
+      long highest = NONE;
+      for (String f : dir.files("")) {
+        if (!f.matches("\\d{20}\\.lease")) {
+          return UNKNOWN;
+        }
+        highest = Math.max(highest, Long.parseLong(f.substring(0, 20)));
+      }
+      return highest;
+    }
+
+    @Override
+    public void write(long batch) {
+      try {
+        dir.create(name(batch), (name(batch).substring(0, 20) + "\n").getBytes(StandardCharsets.US_ASCII));
+        if (written != NONE && written != batch) {
+          dir.delete(name(written));
+        }
+        written = batch;
+      } catch (IOException e) {
+        throw new UncheckedIOException("Could not extend the replay lease " + dir.describe(name(batch)) + ": "
+            + e.getMessage(), e);
+      }
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  /** A lease in a local file, rewritten in place (one positional write of 20 bytes). */
+  static final class FileLease extends Lease {
 
     private static final int WIDTH = 20;
 
@@ -141,7 +238,7 @@ public final class ReplayFiles implements Serializable {
     private final FileChannel channel;
     private final ByteBuffer buffer = ByteBuffer.allocate(WIDTH);
 
-    private Lease(Path file, FileChannel channel) {
+    private FileLease(Path file, FileChannel channel) {
       this.file = file;
       this.channel = channel;
     }
@@ -150,6 +247,7 @@ public final class ReplayFiles implements Serializable {
      * The batch id the file holds: {@link #NONE} when it is empty (written before the first
      * batch, so an empty file means none was emitted), {@link #UNKNOWN} when it cannot be read.
      */
+    @Override
     public long previous() throws IOException {
       ByteBuffer in = ByteBuffer.allocate(WIDTH);
       while (in.hasRemaining() && channel.read(in, in.position()) > 0) {
@@ -167,6 +265,7 @@ public final class ReplayFiles implements Serializable {
     }
 
     /** Replaces the file's batch id with {@code batch} (one positional write of 20 bytes). */
+    @Override
     public void write(long batch) {
       // 19 digits and a newline, written by hand: this runs every few batches on the task thread
       byte[] digits = buffer.array();

@@ -38,8 +38,8 @@ public final class CompareReport {
     List<Section> sections = new ArrayList<>();
     List<Named> runs = List.of(new Named("A: ", baseline), new Named("B: ", contender));
     List<Block> blocks = new ArrayList<>();
-    blocks.add(new Paragraph("Baseline (A): " + baseline.dir().toAbsolutePath().normalize() + ". Contender (B): "
-        + contender.dir().toAbsolutePath().normalize() + ". Diff is B - A; for lost, duplicated and not"
+    blocks.add(new Paragraph("Baseline (A): " + baseline.where() + ". Contender (B): "
+        + contender.where() + ". Diff is B - A; for lost, duplicated and not"
         + " acknowledged lines and for latencies lower is better, for rates higher is better."));
     if (!baseline.verified() || !contender.verified()) {
       String which = baseline.verified() ? "Run B has" : contender.verified() ? "Run A has" : "Neither run has";

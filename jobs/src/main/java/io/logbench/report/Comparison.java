@@ -7,8 +7,6 @@ import io.logbench.report.ReportDocument.Paragraph;
 import io.logbench.report.ReportDocument.Section;
 import io.logbench.report.ReportDocument.Table;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -76,9 +74,9 @@ public record Comparison(List<Row> rows, List<String> searches, Map<String, Map<
   /** The comparison of the run directory {@code data} was read from. */
   public static Comparison of(RunData data) {
     List<String> notes = new ArrayList<>();
-    CsvTable ingest = read(data.dir().resolve(INGEST), notes, "No ingest figures: " + INGEST + " is absent"
+    CsvTable ingest = read(data.dir(), INGEST, notes, "No ingest figures: " + INGEST + " is absent"
         + " (generate has not finished here, or an older logbench ran it).");
-    CsvTable queries = read(data.dir().resolve(QUERIES), notes, "No search timings: " + QUERIES + " is absent;"
+    CsvTable queries = read(data.dir(), QUERIES, notes, "No search timings: " + QUERIES + " is absent;"
         + " run logbench query with this run file and --run-dir to add them.");
     if (!data.verified()) {
       notes.add("No losses: verify has not run here (verdicts.csv is absent); run logbench verify to add them.");
@@ -153,15 +151,15 @@ public record Comparison(List<Row> rows, List<String> searches, Map<String, Map<
     return String.join(", ", out);
   }
 
-  private static CsvTable read(Path file, List<String> notes, String absent) {
-    if (!Files.exists(file)) {
-      notes.add(absent);
-      return null;
-    }
+  private static CsvTable read(io.logbench.rundir.RunDir dir, String file, List<String> notes, String absent) {
     try {
-      return CsvTable.read(file);
+      if (!dir.exists(file)) {
+        notes.add(absent);
+        return null;
+      }
+      return CsvTable.read(dir, file, Integer.MAX_VALUE, List.of());
     } catch (IOException e) {
-      notes.add(file.getFileName() + " could not be read: " + e.getMessage() + ".");
+      notes.add(file + " could not be read: " + e.getMessage() + ".");
       return null;
     }
   }

@@ -79,6 +79,14 @@ public record CsvTable(String name, List<String> header, List<List<String>> rows
     }
   }
 
+  /** Reads the file {@code name} of {@code dir}, as {@link #read(Path, int, List)}. */
+  public static CsvTable read(io.logbench.rundir.RunDir dir, String name, int keep, List<String> countBy)
+      throws IOException {
+    try (Reader in = new java.io.InputStreamReader(dir.open(name), StandardCharsets.UTF_8)) {
+      return read(name.substring(name.lastIndexOf('/') + 1), new java.io.BufferedReader(in), keep, countBy);
+    }
+  }
+
   /**
    * Parses CSV text whose first row is the header.
    *

@@ -1,16 +1,15 @@
 package io.logbench.report;
 
+import io.logbench.rundir.RunDir;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Writes {@value #FILE}: the report of a run directory, or of two runs side by side. {@code
  * generate} writes it when it ends and {@code verify} rewrites it, through {@link #refresh}, which
- * never fails the command that calls it.
+ * never fails the command that calls it. The run directories may be anywhere {@link RunDir} reaches.
  */
 public final class Reports {
 
@@ -25,15 +24,25 @@ public final class Reports {
    * @return the page's size in bytes
    */
   public static long write(Path runDir, Path out, Path config) throws IOException {
+    return writeTo(out, render(RunDir.of(runDir), config));
+  }
+
+  /** The report page of {@code runDir}. */
+  public static byte[] render(RunDir runDir, Path config) {
     Versions v = Versions.current();
-    return writeAtomically(out, HtmlPage.render(RunReport.document(RunData.read(runDir, config), v), v));
+    return HtmlPage.render(RunReport.document(RunData.read(runDir, config), v), v).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The page of {@code baseline} and {@code contender} side by side. */
+  public static byte[] renderCompare(RunDir baseline, RunDir contender, Path config) {
+    Versions v = Versions.current();
+    ReportDocument doc = CompareReport.document(RunData.read(baseline, config), RunData.read(contender, null), v);
+    return HtmlPage.render(doc, v).getBytes(StandardCharsets.UTF_8);
   }
 
   /** Renders {@code baseline} and {@code contender} side by side to {@code out}. */
   public static long writeCompare(Path baseline, Path contender, Path out, Path config) throws IOException {
-    Versions v = Versions.current();
-    ReportDocument doc = CompareReport.document(RunData.read(baseline, config), RunData.read(contender, null), v);
-    return writeAtomically(out, HtmlPage.render(doc, v));
+    return writeTo(out, renderCompare(RunDir.of(baseline), RunDir.of(contender), config));
   }
 
   /**
@@ -43,9 +52,14 @@ public final class Reports {
    * @return whether the report was written
    */
   public static boolean refresh(Path runDir, String command, PrintStream out, PrintStream err) {
-    Path file = runDir.resolve(FILE);
+    return refresh(RunDir.of(runDir), command, out, err);
+  }
+
+  /** As {@link #refresh(Path, String, PrintStream, PrintStream)}, for a run directory anywhere. */
+  public static boolean refresh(RunDir runDir, String command, PrintStream out, PrintStream err) {
+    String file = runDir.describe(FILE);
     try {
-      write(runDir, file, null);
+      runDir.write(FILE, render(runDir, null));
       out.println("wrote " + file);
       return true;
     } catch (IOException | RuntimeException e) {
@@ -54,18 +68,10 @@ public final class Reports {
     }
   }
 
-  private static long writeAtomically(Path out, String html) throws IOException {
-    Path dir = out.toAbsolutePath().getParent();
-    Files.createDirectories(dir);
-    // a temporary file of its own: a continuous verify and generate may both rewrite the page
-    Path tmp = Files.createTempFile(dir, out.getFileName().toString(), ".tmp");
-    try {
-      byte[] bytes = html.getBytes(StandardCharsets.UTF_8);
-      Files.write(tmp, bytes);
-      Files.move(tmp, out, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-      return bytes.length;
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+  /** Writes {@code page} to the local file {@code out}, whole (through a temporary file of its own). */
+  private static long writeTo(Path out, byte[] page) throws IOException {
+    Path abs = out.toAbsolutePath();
+    RunDir.of(abs.getParent()).write(abs.getFileName().toString(), page);
+    return page.length;
   }
 }

@@ -4,11 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.ledger.LedgerEntry;
 import io.logbench.ledger.LedgerFiles;
+import io.logbench.rundir.RunDir;
 import io.logbench.verify.VerifyOutputs;
 import io.logbench.verify.VerifyPlan;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZoneId;
@@ -35,7 +34,7 @@ import java.util.Optional;
  * @param files what was read, one entry per file the report looks for
  */
 public record RunData(
-    Path dir,
+    RunDir dir,
     JsonNode run,
     List<LedgerEntry> ledger,
     CsvTable summary,
@@ -83,6 +82,11 @@ public record RunData(
    *     moved), or null
    */
   public static RunData read(Path dir, Path configOverride) {
+    return read(RunDir.of(dir), configOverride);
+  }
+
+  /** As {@link #read(Path, Path)}, for a run directory anywhere. */
+  public static RunData read(RunDir dir, Path configOverride) {
     List<FileState> files = new ArrayList<>();
     JsonNode run = readRunJson(dir, files);
     List<LedgerEntry> ledger = readLedger(dir, files);
@@ -97,10 +101,9 @@ public record RunData(
     CsvTable stats = csv(dir, VerifyOutputs.STATS, files, "count queries per backend", notVerified
         + ", or it was run by a logbench that did not write this file");
     String verifySummary = null;
-    Path vs = dir.resolve(VerifyOutputs.SUMMARY);
-    if (Files.exists(vs)) {
+    if (exists(dir, VerifyOutputs.SUMMARY)) {
       try {
-        verifySummary = Files.readString(vs, StandardCharsets.UTF_8);
+        verifySummary = dir.readString(VerifyOutputs.SUMMARY);
         files.add(new FileState(VerifyOutputs.SUMMARY, "read", "verify's printed table and verdict"));
       } catch (IOException e) {
         files.add(new FileState(VerifyOutputs.SUMMARY, "unreadable", e.getMessage()));
@@ -112,14 +115,21 @@ public record RunData(
     return new RunData(dir, run, ledger, summary, steps, verdicts, missing, stats, verifySummary, runFile, files);
   }
 
-  private static JsonNode readRunJson(Path dir, List<FileState> files) {
-    Path file = dir.resolve(VerifyPlan.RUN_JSON);
-    if (!Files.exists(file)) {
+  private static boolean exists(RunDir dir, String name) {
+    try {
+      return dir.exists(name);
+    } catch (IOException e) {
+      return true; // reading it says why it cannot be read
+    }
+  }
+
+  private static JsonNode readRunJson(RunDir dir, List<FileState> files) {
+    if (!exists(dir, VerifyPlan.RUN_JSON)) {
       files.add(new FileState(VerifyPlan.RUN_JSON, "absent", "generate has not started on this run directory"));
       return null;
     }
     try {
-      JsonNode run = new ObjectMapper().readTree(file.toFile());
+      JsonNode run = new ObjectMapper().readTree(dir.read(VerifyPlan.RUN_JSON));
       if (run == null || !run.isObject()) {
         throw new IOException("it does not hold a JSON object");
       }
@@ -132,22 +142,22 @@ public record RunData(
   }
 
   /** ledger.csv or ledger.jsonl; else each backend's own ledger under {@code ledger/}. */
-  private static List<LedgerEntry> readLedger(Path dir, List<FileState> files) {
+  private static List<LedgerEntry> readLedger(RunDir dir, List<FileState> files) {
     try {
-      if (Files.exists(dir.resolve(LedgerFiles.CSV)) || Files.exists(dir.resolve(LedgerFiles.JSONL))) {
+      if (dir.exists(LedgerFiles.CSV) || dir.exists(LedgerFiles.JSONL)
+          || !dir.files(LedgerFiles.SEGMENTS).isEmpty()) {
         List<LedgerEntry> rows = LedgerFiles.read(dir);
-        String name = Files.exists(dir.resolve(LedgerFiles.CSV)) ? LedgerFiles.CSV : LedgerFiles.JSONL;
+        String name = dir.exists(LedgerFiles.CSV) ? LedgerFiles.CSV
+            : dir.exists(LedgerFiles.JSONL) ? LedgerFiles.JSONL : LedgerFiles.SEGMENTS + "/";
         files.add(new FileState(name, "read", rows.size() + " rows: lines expected, sent and acknowledged per"
             + " backend and window"));
         return rows;
       }
-      Path perBackend = dir.resolve("ledger");
-      if (Files.isDirectory(perBackend)) {
+      List<String> perBackend = dir.directories("ledger");
+      if (!perBackend.isEmpty() || dir.resolve("ledger").exists()) {
         List<LedgerEntry> rows = new ArrayList<>();
-        try (DirectoryStream<Path> backends = Files.newDirectoryStream(perBackend, Files::isDirectory)) {
-          for (Path b : backends) {
-            rows.addAll(LedgerFiles.readLive(b));
-          }
+        for (String b : perBackend) {
+          rows.addAll(LedgerFiles.readLive(dir.resolve("ledger/" + b)));
         }
         files.add(new FileState("ledger/", "read", rows.size() + " rows from each backend's own ledger: the"
             + " run has not finished, so the counts may still grow"));
@@ -160,19 +170,18 @@ public record RunData(
     return List.of();
   }
 
-  private static CsvTable csv(Path dir, String name, List<FileState> files, String holds, String whyAbsent) {
+  private static CsvTable csv(RunDir dir, String name, List<FileState> files, String holds, String whyAbsent) {
     return csv(dir, name, files, holds, whyAbsent, Integer.MAX_VALUE, List.of());
   }
 
-  private static CsvTable csv(Path dir, String name, List<FileState> files, String holds, String whyAbsent,
+  private static CsvTable csv(RunDir dir, String name, List<FileState> files, String holds, String whyAbsent,
       int keep, List<String> countBy) {
-    Path file = dir.resolve(name);
-    if (!Files.exists(file)) {
+    if (!exists(dir, name)) {
       files.add(new FileState(name, "absent", whyAbsent));
       return null;
     }
     try {
-      CsvTable t = CsvTable.read(file, keep, countBy);
+      CsvTable t = CsvTable.read(dir, name, keep, countBy);
       files.add(new FileState(name, "read", String.format(java.util.Locale.ROOT, "%,d rows: ", t.totalRows())
           + holds));
       return t;
@@ -211,8 +220,12 @@ public record RunData(
     if (run != null && run.path("name").isTextual()) {
       return run.path("name").asText();
     }
-    Path f = dir.toAbsolutePath().normalize().getFileName();
-    return f == null ? dir.toString() : f.toString();
+    return dir.name();
+  }
+
+  /** Where the run directory is, as the report shows it: an absolute path, or the URI. */
+  public String where() {
+    return dir.local().map(p -> p.toAbsolutePath().normalize().toString()).orElse(dir.location());
   }
 
   /** Whether verify wrote its verdicts here. */

@@ -91,7 +91,7 @@ public final class RunReport {
   }
 
   static String subtitle(RunData data) {
-    StringBuilder s = new StringBuilder(data.dir().toAbsolutePath().normalize().toString());
+    StringBuilder s = new StringBuilder(data.where());
     data.runLong("runStartMillis").ifPresent(t -> s.append(" · started ").append(time(t, data.zone())));
     data.runLong("lines").ifPresent(n -> s.append(" · ").append(String.format(Locale.ROOT, "%,d", n))
         .append(" lines"));
@@ -615,14 +615,18 @@ public final class RunReport {
 
   /** The searches {@code query} ran (queries.csv), when it ran; absent otherwise. */
   private Optional<Section> searches() {
-    java.nio.file.Path file = data.dir().resolve(io.logbench.query.QueryFiles.QUERIES);
-    if (!java.nio.file.Files.exists(file)) {
+    String file = io.logbench.query.QueryFiles.QUERIES;
+    try {
+      if (!data.dir().exists(file)) {
+        return Optional.empty();
+      }
+    } catch (java.io.IOException e) {
       return Optional.empty();
     }
     List<Block> blocks = new ArrayList<>();
     CsvTable s;
     try {
-      s = CsvTable.read(file);
+      s = CsvTable.read(data.dir(), file, Integer.MAX_VALUE, List.of());
     } catch (java.io.IOException e) {
       blocks.add(Notice.warn("queries.csv could not be read: " + e.getMessage()));
       return Optional.of(new Section(id("searches"), "Searches", blocks));
@@ -700,8 +704,8 @@ public final class RunReport {
   private Section files() {
     List<List<Object>> rows = new ArrayList<>();
     data.files().forEach(f -> rows.add(List.of(f.name(), f.state(), f.detail())));
-    return new Section(id("files"), "Files", List.of(new Paragraph("The files of " + data.dir().toAbsolutePath()
-        .normalize() + " this report was made from."), new Table(id("files-table"), "Files",
+    return new Section(id("files"), "Files", List.of(new Paragraph("The files of " + data.where()
+        + " this report was made from."), new Table(id("files-table"), "Files",
         List.of(Column.text("file"), Column.status("state"), Column.text("what")), rows, "")));
   }
 

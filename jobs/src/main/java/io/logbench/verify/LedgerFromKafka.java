@@ -9,9 +9,7 @@ import io.logbench.ledger.LedgerKafka;
 import io.logbench.plan.RunConfig;
 import io.logbench.sink.BackendConfig;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -47,6 +45,12 @@ public final class LedgerFromKafka {
    *     run of another run file, or {@code runDir} holds another run
    */
   public static Fetched fetch(LedgerKafka kafka, String runId, Path runDir, RunConfig config) throws IOException {
+    return fetch(kafka, runId, io.logbench.rundir.RunDir.of(runDir), config);
+  }
+
+  /** As {@link #fetch(LedgerKafka, String, Path, RunConfig)}, for a run directory anywhere. */
+  public static Fetched fetch(LedgerKafka kafka, String runId, io.logbench.rundir.RunDir runDir, RunConfig config)
+      throws IOException {
     JsonNode local = VerifyPlan.runJson(runDir);
     String localId = VerifyPlan.runId(local);
     String id = runId != null ? runId : localId;
@@ -65,7 +69,7 @@ public final class LedgerFromKafka {
               : "; its newest runs are " + String.join(", ", last) + "."));
     }
     if (localId != null && !localId.equals(id)) {
-      throw new ConfigException(runDir.resolve(VerifyPlan.RUN_JSON) + " is run " + localId + "'s, not run " + id
+      throw new ConfigException(runDir.describe(VerifyPlan.RUN_JSON) + " is run " + localId + "'s, not run " + id
           + "'s; verify writes the run's run.json, ledger.csv and verdicts into the run directory, so expected"
           + " --run-dir DIR of run " + id + " or a directory of its own.");
     }
@@ -112,11 +116,7 @@ public final class LedgerFromKafka {
       }
     }
     ZoneId zone = json.path("zone").isTextual() ? ZoneId.of(json.get("zone").asText()) : config.zone();
-    Files.createDirectories(runDir);
-    Path file = runDir.resolve(VerifyPlan.RUN_JSON);
-    Path tmp = runDir.resolve(VerifyPlan.RUN_JSON + ".tmp");
-    Files.write(tmp, run.runJson());
-    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    runDir.write(VerifyPlan.RUN_JSON, run.runJson());
     LedgerFiles.writeCsv(runDir, rows, zone);
     return new Fetched(id, rows.size(), without);
   }

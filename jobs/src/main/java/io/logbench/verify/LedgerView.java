@@ -2,9 +2,9 @@ package io.logbench.verify;
 
 import io.logbench.ledger.LedgerEntry;
 import io.logbench.ledger.LedgerFiles;
+import io.logbench.rundir.RunDir;
 import java.io.IOException;
 import java.io.Serializable;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,15 +26,19 @@ public interface LedgerView extends Serializable {
    * upsert log so far (or nothing yet); final regardless when {@code assumeFinal}.
    */
   static LedgerView files(Path runDir, boolean assumeFinal) {
-    String dir = runDir.toAbsolutePath().toString();
+    return files(RunDir.of(runDir), assumeFinal);
+  }
+
+  /** As {@link #files(Path, boolean)}, for a run directory anywhere (either layout of the log). */
+  static LedgerView files(RunDir runDir, boolean assumeFinal) {
+    RunDir d = runDir.absolute();
     return backend -> {
-      Path d = Path.of(dir);
-      boolean done = Files.exists(d.resolve(LedgerFiles.CSV));
-      Path own = d.resolve(PER_BACKEND).resolve(backend);
-      Path from = d;
-      if (!done && Files.isDirectory(own)) {
+      boolean done = d.exists(LedgerFiles.CSV);
+      RunDir own = d.resolve(PER_BACKEND + "/" + backend);
+      RunDir from = d;
+      if (!done && own.exists()) {
         from = own;
-        done = Files.exists(own.resolve(LedgerFiles.CSV));
+        done = own.exists(LedgerFiles.CSV);
       }
       Map<Long, LedgerEntry> rows = new HashMap<>();
       for (LedgerEntry e : LedgerFiles.readLive(from)) {

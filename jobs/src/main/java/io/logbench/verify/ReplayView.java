@@ -22,6 +22,11 @@ public interface ReplayView extends Serializable {
 
   /** The records of the run directory {@code runDir} ({@value ReplayFiles#RESTORES}). */
   static ReplayView files(Path runDir) {
+    return files(io.logbench.rundir.RunDir.of(runDir));
+  }
+
+  /** The records of the run directory {@code runDir}, wherever it is (both layouts of {@link ReplayFiles}). */
+  static ReplayView files(io.logbench.rundir.RunDir runDir) {
     ReplayFiles files = ReplayFiles.in(runDir);
     return backend -> Replays.of(files.read(), backend);
   }

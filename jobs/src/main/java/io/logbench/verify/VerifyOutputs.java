@@ -3,8 +3,6 @@ package io.logbench.verify;
 import io.logbench.verify.Verdict.Status;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -144,10 +142,15 @@ public final class VerifyOutputs {
    * verify-stats.csv.
    */
   public static void write(Path runDir, List<BackendReport> reports, ZoneId zone, String summary) throws IOException {
-    Files.createDirectories(runDir);
-    Files.writeString(runDir.resolve(VERDICTS), verdictsCsv(reports, zone), StandardCharsets.UTF_8);
-    Files.writeString(runDir.resolve(MISSING), missingCsv(reports, zone), StandardCharsets.UTF_8);
-    Files.writeString(runDir.resolve(SUMMARY), summary, StandardCharsets.UTF_8);
-    Files.writeString(runDir.resolve(STATS), statsCsv(reports), StandardCharsets.UTF_8);
+    write(io.logbench.rundir.RunDir.of(runDir), reports, zone, summary);
+  }
+
+  /** As {@link #write(Path, List, ZoneId, String)}, for a run directory anywhere (each file written whole). */
+  public static void write(io.logbench.rundir.RunDir runDir, List<BackendReport> reports, ZoneId zone, String summary)
+      throws IOException {
+    runDir.writeString(VERDICTS, verdictsCsv(reports, zone));
+    runDir.writeString(MISSING, missingCsv(reports, zone));
+    runDir.writeString(SUMMARY, summary);
+    runDir.writeString(STATS, statsCsv(reports));
   }
 }

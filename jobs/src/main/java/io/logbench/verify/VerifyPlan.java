@@ -9,13 +9,13 @@ import io.logbench.ledger.LedgerFiles;
 import io.logbench.ledger.stream.Ledger;
 import io.logbench.plan.RunConfig;
 import io.logbench.plan.RunPlan;
+import io.logbench.rundir.RunDir;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.schedule.TimestampMode;
 import io.logbench.sink.BackendConfig;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.WindowGrid;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,6 +76,12 @@ public final class VerifyPlan {
    */
   public static VerifyPlan of(RunConfig config, Path runDir, VerifySettings settings, Duration window)
       throws IOException {
+    return of(config, RunDir.of(runDir), settings, window);
+  }
+
+  /** As {@link #of(RunConfig, Path, VerifySettings, Duration)}, for a run directory anywhere. */
+  public static VerifyPlan of(RunConfig config, RunDir runDir, VerifySettings settings, Duration window)
+      throws IOException {
     return of(config, runDir, settings, window, LedgerView.files(runDir, !settings.continuous()));
   }
 
@@ -85,6 +91,12 @@ public final class VerifyPlan {
    * runDir}'s files; the plan itself still reads run.json and the ledger's grid from {@code runDir}.
    */
   public static VerifyPlan of(RunConfig config, Path runDir, VerifySettings settings, Duration window,
+      LedgerView ledger) throws IOException {
+    return of(config, RunDir.of(runDir), settings, window, ledger);
+  }
+
+  /** As {@link #of(RunConfig, Path, VerifySettings, Duration, LedgerView)}, for a run directory anywhere. */
+  public static VerifyPlan of(RunConfig config, RunDir runDir, VerifySettings settings, Duration window,
       LedgerView ledger) throws IOException {
     RunPlan plan = RunPlan.of(config);
     JsonNode runJson = runJson(runDir);
@@ -123,7 +135,7 @@ public final class VerifyPlan {
    * The ledger's window, checked against the verifier's grid: the verifier's window must be a
    * whole multiple of it and start on one of the ledger's window starts.
    */
-  static long ledgerGrid(RunConfig config, Path runDir, JsonNode runJson, long near, WindowGrid grid,
+  static long ledgerGrid(RunConfig config, RunDir runDir, JsonNode runJson, long near, WindowGrid grid,
       String source) throws IOException {
     long size;
     String from;
@@ -132,14 +144,14 @@ public final class VerifyPlan {
     JsonNode w = runJson == null ? null : runJson.get("windowMillis");
     if (w != null && w.canConvertToLong() && w.asLong() > 0) {
       size = w.asLong();
-      from = runDir.resolve(RUN_JSON) + "'s windowMillis";
+      from = runDir.describe(RUN_JSON) + "'s windowMillis";
     } else if (!rows.isEmpty()) {
       LedgerEntry r = rows.get(0);
       size = r.windowEndMillis() - r.windowStartMillis();
       from = "the ledger's rows";
     } else {
       size = config.window().toMillis();
-      from = "the run file's window, as " + runDir.resolve(RUN_JSON) + " does not say";
+      from = "the run file's window, as " + runDir.describe(RUN_JSON) + " does not say";
     }
     if (!rows.isEmpty()) {
       anchor = rows.get(0).windowStartMillis();
@@ -165,24 +177,24 @@ public final class VerifyPlan {
     return size;
   }
 
-  private static ZoneId zoneOf(String id, Path runDir) {
+  private static ZoneId zoneOf(String id, RunDir runDir) {
     try {
       return ZoneId.of(id);
     } catch (java.time.DateTimeException e) {
-      throw new ConfigException(runDir.resolve(RUN_JSON) + ": zone: " + id + " is not a time zone; expected an id"
+      throw new ConfigException(runDir.describe(RUN_JSON) + ": zone: " + id + " is not a time zone; expected an id"
           + " such as America/Sao_Paulo or UTC.");
     }
   }
 
   /** The ledger rows in the run directory so far (merged, else the backends' own), or none. */
-  private static List<LedgerEntry> ledgerRows(Path runDir, RunConfig config) throws IOException {
+  private static List<LedgerEntry> ledgerRows(RunDir runDir, RunConfig config) throws IOException {
     List<LedgerEntry> rows = LedgerFiles.readLive(runDir);
     for (BackendConfig b : config.backends()) {
       if (!rows.isEmpty()) {
         break;
       }
-      Path own = runDir.resolve(LedgerView.PER_BACKEND).resolve(b.name());
-      if (Files.isDirectory(own)) {
+      RunDir own = runDir.resolve(LedgerView.PER_BACKEND + "/" + b.name());
+      if (own.exists()) {
         rows = LedgerFiles.readLive(own);
       }
     }
@@ -191,14 +203,18 @@ public final class VerifyPlan {
 
   /** run.json's content, or null when there is none. */
   public static JsonNode runJson(Path runDir) throws IOException {
-    Path file = runDir.resolve(RUN_JSON);
-    if (!Files.exists(file)) {
+    return runJson(RunDir.of(runDir));
+  }
+
+  /** As {@link #runJson(Path)}, for a run directory anywhere. */
+  public static JsonNode runJson(RunDir runDir) throws IOException {
+    if (!runDir.exists(RUN_JSON)) {
       return null;
     }
     try {
-      return new ObjectMapper().readTree(file.toFile());
+      return new ObjectMapper().readTree(runDir.read(RUN_JSON));
     } catch (IOException e) {
-      throw new ConfigException(file + " is not JSON: " + e.getMessage());
+      throw new ConfigException(runDir.describe(RUN_JSON) + " is not JSON: " + e.getMessage());
     }
   }
 
@@ -210,7 +226,12 @@ public final class VerifyPlan {
 
   /** run.json's runStartMillis; else, for original timestamps, the first line's time. */
   public static long runStartMillis(RunConfig config, RunPlan plan, Path runDir, JsonNode runJson) {
-    Path file = runDir.resolve(RUN_JSON);
+    return runStartMillis(config, plan, RunDir.of(runDir), runJson);
+  }
+
+  /** As {@link #runStartMillis(RunConfig, RunPlan, Path, JsonNode)}, for a run directory anywhere. */
+  public static long runStartMillis(RunConfig config, RunPlan plan, RunDir runDir, JsonNode runJson) {
+    String file = runDir.describe(RUN_JSON);
     if (runJson != null) {
       JsonNode start = runJson.get("runStartMillis");
       if (start == null || !start.canConvertToLong()) {

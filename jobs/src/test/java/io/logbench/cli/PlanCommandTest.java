@@ -194,6 +194,11 @@ class PlanCommandTest {
     assertThat(run("plan", "../config/nope.yaml").err()).isEqualTo("logbench: ../config/nope.yaml: no such run file.\n");
     assertThat(run("dataset", "../config/quickstart.yaml").err())
         .startsWith("logbench: dataset: Missing required option: '--out=DIR'");
+    Run objectStore = run("dataset", "../config/quickstart.yaml", "--out", "s3://bucket/seed");
+    assertThat(objectStore.code()).isEqualTo(2);
+    assertThat(objectStore.err()).startsWith("logbench: dataset: --out s3://bucket/seed is not a local or mounted"
+        + " directory; several tasks write each of the dataset's files at once, each chunk at its offset, which"
+        + " object stores and other file systems reached by URI do not allow");
     Run badTime = run("dataset", "../config/quickstart.yaml", "--out", "x", "--from", "yesterday");
     assertThat(badTime.code()).isEqualTo(2);
     assertThat(badTime.err()).startsWith("logbench: dataset: Invalid value for option '--from': 'yesterday' is not a"

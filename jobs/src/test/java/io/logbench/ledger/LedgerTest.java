@@ -148,7 +148,7 @@ class LedgerTest {
   void readingADirectoryWithoutALedgerSaysSo(@TempDir Path dir) {
     assertThatThrownBy(() -> LedgerFiles.read(dir))
         .isInstanceOf(IOException.class)
-        .hasMessage("No ledger in " + dir + ": neither ledger.csv nor ledger.jsonl exists; was the run started with this directory?");
+        .hasMessage("No ledger in " + dir + ": neither ledger.csv nor ledger.jsonl nor ledger-log/ exists; was the run started with this directory?");
   }
 
   @Test

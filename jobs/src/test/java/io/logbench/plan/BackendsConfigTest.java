@@ -44,9 +44,13 @@ class BackendsConfigTest {
 
   @Test
   void checkpointDirDefaultsToTheRunDirectorysAndIsNeverEmpty() {
-    Path runDir = Path.of("somewhere");
-    assertThat(parse("").checkpointDir(runDir)).isEqualTo(runDir.resolve("checkpoints"));
-    assertThat(parse("run: {checkpoint_dir: /data/chk}").checkpointDir(runDir)).isEqualTo(Path.of("/data/chk"));
+    io.logbench.rundir.RunDir runDir = io.logbench.rundir.RunDir.of(Path.of("somewhere"));
+    assertThat(parse("").checkpointDir(runDir).local()).contains(Path.of("somewhere", "checkpoints"));
+    assertThat(parse("run: {checkpoint_dir: /data/chk}").checkpointDir(runDir).local()).contains(Path.of("/data/chk"));
+    // a URI run directory's checkpoints go under it, through Flink's file systems
+    io.logbench.rundir.RunDir remote = io.logbench.rundir.RunDir.of("s3://bucket/runs/x");
+    assertThat(parse("").checkpointDir(remote).uri()).isEqualTo("s3://bucket/runs/x/checkpoints");
+    assertThat(parse("run: {checkpoint_dir: 'hdfs://nn/chk'}").checkpointDir(runDir).uri()).isEqualTo("hdfs://nn/chk");
     fails("run: {checkpoint_dir: ''}", "run.checkpoint_dir: '' is empty; expected a directory for the generate job's"
         + " retained checkpoints (or leave the key out for <run dir>/checkpoints).");
   }

@@ -191,7 +191,7 @@ class ConfigLoaderTest {
     String yaml = NGINX + "parallelism: ${P:-3}\nrun:\n  dir: ${DIR}/x\n";
     RunConfig c = ConfigLoader.parse(yaml, "t", name -> name.equals("DIR") ? "/data" : null);
     assertThat(c.parallelism()).isEqualTo(3);
-    assertThat(c.runDir()).isEqualTo(Path.of("/data/x"));
+    assertThat(c.runDir()).isEqualTo(io.logbench.rundir.RunDir.of(Path.of("/data/x")));
     assertThat(ConfigLoader.parse(yaml, "t", name -> name.equals("P") ? "5" : "/d").parallelism()).isEqualTo(5);
     assertThatThrownBy(() -> ConfigLoader.parse(yaml, "t", name -> null))
         .hasMessage("line 5: ${DIR} is not set in the environment; set it or write ${DIR:-default}.");

@@ -35,7 +35,7 @@ class QuickstartFilesTest {
     RunConfig config = ConfigLoader.parse(text, "x", name -> {
       throw new AssertionError("the run file still asks for " + name);
     });
-    assertThat(config.runDir()).isEqualTo(runDir);
+    assertThat(config.runDir()).isEqualTo(io.logbench.rundir.RunDir.of(runDir));
     assertThat(config.ledgerKafka().bootstrap()).isEqualTo("127.0.0.1:41002");
     assertThat(config.backends()).extracting(b -> b.name()).containsExactly("opensearch", "kafka", "files");
     assertThat(text).contains("url: http://127.0.0.1:41001").contains("bootstrap: 127.0.0.1:41002")

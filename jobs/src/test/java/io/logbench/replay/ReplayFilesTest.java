@@ -83,4 +83,73 @@ class ReplayFilesTest {
     assertThat(dir.resolve(ReplayFiles.LEASES)).doesNotExist();
     files.clear(); // nothing to clear is fine
   }
+
+  /** A run directory on the object store emulator: the layout of files written once. */
+  private static io.logbench.rundir.RunDir objectStore(String bucket) {
+    return io.logbench.rundir.RunDir.of(io.logbench.rundir.ObjectStoreEmulator.SCHEME + "://" + bucket + "/runs/r");
+  }
+
+  @Test
+  void onAnObjectStoreEachLeaseExtensionIsANewFileAndTheHighestIsInForce() throws IOException {
+    String bucket = "replay-files-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    io.logbench.rundir.RunDir run = objectStore(bucket);
+    try {
+      ReplayFiles files = ReplayFiles.in(run);
+      int refusedBefore = io.logbench.rundir.ObjectStoreEmulator.refusals().size();
+      try (ReplayFiles.Lease lease = files.lease("vl", 1)) {
+        assertThat(lease.previous()).isEqualTo(ReplayFiles.Lease.NONE);
+        lease.write(5);
+        lease.write(42);
+      }
+      io.logbench.rundir.RunDir stripe = run.resolve("replay/vl/stripe-1");
+      // the earlier extension is deleted once the next is written
+      assertThat(stripe.files("")).containsExactly("00000000000000000042.lease");
+      try (ReplayFiles.Lease again = files.lease("vl", 1)) {
+        assertThat(again.previous()).isEqualTo(42);
+        again.write(50); // a restored attempt extends beyond the lease in force
+        assertThat(again.previous()).isEqualTo(50);
+      }
+      // a restore between a write and the delete of the one before still finds the highest
+      stripe.create("00000000000000000007.lease", "7\n".getBytes(StandardCharsets.US_ASCII));
+      try (ReplayFiles.Lease third = files.lease("vl", 1)) {
+        assertThat(third.previous()).isEqualTo(50);
+      }
+      stripe.create("junk.lease", new byte[0]);
+      try (ReplayFiles.Lease broken = files.lease("vl", 1)) {
+        assertThat(broken.previous()).isEqualTo(ReplayFiles.Lease.UNKNOWN);
+      }
+      assertThat(io.logbench.rundir.ObjectStoreEmulator.refusals().subList(refusedBefore,
+          io.logbench.rundir.ObjectStoreEmulator.refusals().size())).isEmpty();
+    } finally {
+      io.logbench.rundir.ObjectStoreEmulator.dropBucket(bucket);
+    }
+  }
+
+  @Test
+  void onAnObjectStoreEachRecordIsAFileReadInTheOrderWrittenAndClearRemovesThem() throws IOException {
+    String bucket = "replay-files-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+    io.logbench.rundir.RunDir run = objectStore(bucket);
+    try {
+      ReplayFiles files = ReplayFiles.in(run);
+      assertThat(files.read()).isEmpty();
+      RestoreRecord later = new RestoreRecord(RestoreRecord.IN_FLIGHT, 1_700_000_000_200L, "vl", 0, 1, 7,
+          List.of(), List.of(ReplayedRange.batch(38, 3_800, 100)));
+      RestoreRecord earlier = new RestoreRecord(RestoreRecord.SOURCE, 1_700_000_000_123L, "vl", 1, -1, 7,
+          List.of(new RestoreRecord.StripePosition(1, 2, 41, 55)),
+          List.of(ReplayedRange.stripe(41, 55, 2, 100, 0, 8_000)));
+      files.append(later);
+      files.append(earlier);
+      assertThat(run.files(ReplayFiles.RESTORE_RECORDS)).hasSize(2);
+      assertThat(files.read()).containsExactly(earlier, later);
+      assertThat(files.restoresLocation()).isEqualTo(run.describe("restores"));
+      try (ReplayFiles.Lease lease = files.lease("vl", 0)) {
+        lease.write(3);
+      }
+      files.clear();
+      assertThat(files.read()).isEmpty();
+      assertThat(run.directories("")).isEmpty();
+    } finally {
+      io.logbench.rundir.ObjectStoreEmulator.dropBucket(bucket);
+    }
+  }
 }

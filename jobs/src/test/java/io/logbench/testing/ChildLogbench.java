@@ -38,12 +38,28 @@ public final class ChildLogbench implements AutoCloseable {
 
   /** Starts {@code java -jar logbench.jar args...}, its output in {@code logs/<name>.out|.err}. */
   public static ChildLogbench start(Path logs, String name, String... args) throws IOException {
+    return start(logs, name, List.of(), args);
+  }
+
+  /**
+   * As {@link #start(Path, String, String...)}, with {@code extra} on the class path after the
+   * jar (such as the test classes, for a test's Flink file system the child must find).
+   */
+  public static ChildLogbench start(Path logs, String name, List<Path> extra, String... args) throws IOException {
     Files.createDirectories(logs);
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx384m");
-    cmd.add("-jar");
-    cmd.add(jar().toString());
+    if (extra.isEmpty()) {
+      cmd.add("-jar");
+      cmd.add(jar().toString());
+    } else {
+      StringBuilder cp = new StringBuilder(jar().toString());
+      extra.forEach(e -> cp.append(java.io.File.pathSeparatorChar).append(e));
+      cmd.add("-cp");
+      cmd.add(cp.toString());
+      cmd.add("io.logbench.cli.Main");
+    }
     cmd.addAll(List.of(args));
     Path out = logs.resolve(name + ".out");
     Path err = logs.resolve(name + ".err");

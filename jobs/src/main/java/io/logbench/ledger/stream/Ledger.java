@@ -50,7 +50,7 @@ public final class Ledger {
   private final long fromMillis;
   private final long toMillis;
   private final ZoneId zone;
-  private final Path runDir;
+  private final io.logbench.rundir.RunDir runDir;
   private final boolean upsertLog;
 
   private Ledger(Builder b) {
@@ -122,7 +122,7 @@ public final class Ledger {
     rows.transform(
             "ledger files",
             Types.VOID,
-            new LedgerFilesWriter(runDir.toAbsolutePath().toString(), zone.getId(), upsertLog))
+            new LedgerFilesWriter(runDir.absolute(), zone.getId(), upsertLog))
         .uid("ledger-files" + uidSuffix())
         .setParallelism(1)
         .setMaxParallelism(1);
@@ -162,7 +162,7 @@ public final class Ledger {
     private long fromMillis;
     private long toMillis = Long.MIN_VALUE;
     private ZoneId zone;
-    private Path runDir;
+    private io.logbench.rundir.RunDir runDir;
     private boolean upsertLog = DEFAULT_UPSERT_LOG;
 
     private Builder() {}
@@ -200,6 +200,11 @@ public final class Ledger {
 
     /** Where {@value LedgerFiles#CSV}, {@value LedgerFiles#JSONL} and the summary go. */
     public Builder runDir(Path runDir) {
+      return runDir(io.logbench.rundir.RunDir.of(runDir));
+    }
+
+    /** As {@link #runDir(Path)}, for a run directory anywhere ({@link LedgerFilesWriter}'s layouts). */
+    public Builder runDir(io.logbench.rundir.RunDir runDir) {
       this.runDir = runDir;
       return this;
     }

@@ -81,6 +81,16 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
     if (dir.isBlank()) {
       throw node.invalid("dir", dir, "a directory path");
     }
+    if (io.logbench.rundir.RunDir.isRemote(dir)) {
+      // the day files are appended to line by line, which an object store cannot do; writing them
+      // to a local folder of that name instead would lose them on a cluster
+      throw node.invalid("dir", dir, "a local or mounted directory path (the files backend appends to its day"
+          + " files, which object stores and other file systems reached by URI do not allow; on a cluster,"
+          + " mount shared storage at the same path on every machine)");
+    }
+    if (dir.regionMatches(true, 0, "file:", 0, 5)) {
+      dir = java.nio.file.Path.of(java.net.URI.create(dir)).toString();
+    }
     return new FilesBackend(common.name(), dir);
   }
 

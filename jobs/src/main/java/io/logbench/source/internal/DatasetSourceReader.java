@@ -296,7 +296,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
         leases.files().append(record);
       } catch (IOException e) {
         throw new UncheckedIOException("Could not record the restore of backend " + leases.backend()
-            + "'s source in " + leases.files().restoresFile() + ": " + e.getMessage(), e);
+            + "'s source in " + leases.files().restoresLocation() + ": " + e.getMessage(), e);
       }
     }
     available.complete(null);

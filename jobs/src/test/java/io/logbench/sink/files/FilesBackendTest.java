@@ -50,6 +50,19 @@ class FilesBackendTest {
   }
 
   @Test
+  void aDirectoryOnAnObjectStoreIsRefusedNotWrittenLocally() throws Exception {
+    // the day files are appended to: a URI directory would otherwise be a local folder named "s3:"
+    assertThatThrownBy(() -> Specs.parse(FilesBackend.TYPE,
+        block("{\"kind\":\"files\",\"name\":\"f\",\"dir\":\"s3://bucket/logs\"}")))
+        .hasMessage("backends[0].dir: \"s3://bucket/logs\" is not valid; expected a local or mounted directory path (the files"
+            + " backend appends to its day files, which object stores and other file systems reached by URI do not"
+            + " allow; on a cluster, mount shared storage at the same path on every machine).");
+    FilesBackend local = (FilesBackend) Specs.parse(FilesBackend.TYPE,
+        block("{\"kind\":\"files\",\"name\":\"f\",\"dir\":\"file:///data/logs\"}"));
+    assertThat(local.dir()).isEqualTo("/data/logs");
+  }
+
+  @Test
   void aDayChangePadsTheOldDayAndStartsTheNewOneAtMidnight(@TempDir Path dir) throws Exception {
     long t = Instant.parse("2021-05-01T23:58:30Z").toEpochMilli();
     try (DayFileAppender a = new DayFileAppender(dir, ZoneOffset.UTC)) {
