@@ -13,6 +13,9 @@ public final class RunPlan implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
+  /** The default least time between two wake-ups of a reader, 5 ms (run files: schedule.tick). */
+  public static final long DEFAULT_TICK_NANOS = 5_000_000L;
+
   private final Dataset dataset;
   private final long firstIndex;
   private final Schedule schedule;
@@ -27,16 +30,12 @@ public final class RunPlan implements Serializable {
     this(dataset, firstIndex, schedule, timeline, batchSize, DEFAULT_TICK_NANOS);
   }
 
-  /** The default least time between two wake-ups of a reader, 5 ms. */
-  public static final long DEFAULT_TICK_NANOS = 5_000_000L;
-
   /**
    * A plan whose readers wake at most every {@code tickNanos}: batches due closer together leave
    * together, each at most that late (0: every batch at its due time).
    */
   public RunPlan(Dataset dataset, long firstIndex, Schedule schedule, Timeline timeline, int batchSize,
       long tickNanos) {
-    this.tickNanos = tickNanos;
     this.dataset = dataset;
     this.firstIndex = firstIndex;
     this.schedule = schedule;
@@ -44,6 +43,7 @@ public final class RunPlan implements Serializable {
     this.batchSize = batchSize;
     this.lines = schedule.lines();
     this.batches = (lines + batchSize - 1) / batchSize;
+    this.tickNanos = tickNanos;
   }
 
   public Dataset dataset() {
