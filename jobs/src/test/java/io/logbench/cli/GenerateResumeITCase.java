@@ -9,10 +9,10 @@ import io.logbench.ledger.LedgerEntry;
 import io.logbench.ledger.LedgerFiles;
 import io.logbench.replay.ReplayFiles;
 import io.logbench.replay.RestoreRecord;
+import io.logbench.rundir.RunDir;
 import io.logbench.sink.elasticsearch.OpenSearchTestServer;
 import io.logbench.testing.ChildLogbench;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,27 +60,6 @@ class GenerateResumeITCase {
     return config;
   }
 
-  private static List<LedgerEntry> ledgerSoFar(Path runDir, String backend) {
-    try {
-      return LedgerFiles.readLive(runDir.resolve("ledger").resolve(backend));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static long sent(List<LedgerEntry> rows) {
-    return rows.stream().mapToLong(LedgerEntry::sent).sum();
-  }
-
-  private static boolean hasCheckpoint(Path dir) {
-    try {
-      return RetainedCheckpoints.latest(dir).isPresent();
-    } catch (IOException e) {
-      return false; // Flink is writing it: look again
-    }
-  }
-
-
   @Test
   void aRunKilledMidRunResumesFromItsCheckpointAndVerifiesWithoutALoss() throws Exception {
     String index = "resume-it-" + UUID.randomUUID().toString().substring(0, 8);
@@ -93,12 +72,14 @@ class GenerateResumeITCase {
     try (ChildLogbench first = ChildLogbench.start(dir.resolve("logs"), "first", "generate", config.toString(),
         "--run-dir", runDir.toString(), "--quiet")) {
       first.await("a completed checkpoint and ledger rows of both backends", START,
-          () -> hasCheckpoint(checkpoints) && sent(ledgerSoFar(runDir, "opensearch")) > 0
-              && sent(ledgerSoFar(runDir, "files")) > 0);
+          () -> KilledRunProbes.hasCheckpoint(RunDir.of(checkpoints))
+              && KilledRunProbes.sentSoFar(RunDir.of(runDir), "opensearch") > 0
+              && KilledRunProbes.sentSoFar(RunDir.of(runDir), "files") > 0);
       first.signal("KILL");
       assertThat(first.waitFor(Duration.ofSeconds(30))).isEqualTo(137);
     }
-    long sentBefore = Math.min(sent(ledgerSoFar(runDir, "opensearch")), sent(ledgerSoFar(runDir, "files")));
+    long sentBefore = Math.min(KilledRunProbes.sentSoFar(RunDir.of(runDir), "opensearch"),
+        KilledRunProbes.sentSoFar(RunDir.of(runDir), "files"));
     assertThat(sentBefore).as("killed mid-run: some lines were not sent yet").isLessThan(LINES);
     assertThat(runDir.resolve(LedgerFiles.CSV)).as("the killed run wrote no final ledger").doesNotExist();
     JsonNode killed = new ObjectMapper().readTree(runDir.resolve("run.json").toFile());

@@ -15,7 +15,6 @@ import io.logbench.sink.victorialogs.VictoriaLogsEmulator;
 import io.logbench.testing.ChildLogbench;
 import io.logbench.verify.VerifyOutputs;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -50,26 +49,6 @@ class RunDirObjectStoreResumeITCase {
     ObjectStoreEmulator.dropBucket(bucket);
   }
 
-  private static List<LedgerEntry> ledgerSoFar(RunDir run) {
-    try {
-      return LedgerFiles.readLive(run.resolve("ledger/vl"));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static long sent(List<LedgerEntry> rows) {
-    return rows.stream().mapToLong(LedgerEntry::sent).sum();
-  }
-
-  private static boolean hasCheckpoint(RunDir checkpoints) {
-    try {
-      return RetainedCheckpoints.latest(checkpoints).isPresent();
-    } catch (IOException e) {
-      return false; // Flink is writing it: look again
-    }
-  }
-
   @Test
   void aRunKilledMidRunResumesFromItsCheckpointInTheObjectStore() throws Exception {
     String uri = ObjectStoreEmulator.SCHEME + "://" + bucket + "/runs/resumed";
@@ -96,11 +75,11 @@ class RunDirObjectStoreResumeITCase {
     try (ChildLogbench first = ChildLogbench.start(logs, "first", testClasses, "generate", config.toString(),
         "--run-dir", uri, "--quiet")) {
       first.await("a completed checkpoint in the store and ledger rows", START,
-          () -> hasCheckpoint(checkpoints) && sent(ledgerSoFar(run)) > 0);
+          () -> KilledRunProbes.hasCheckpoint(checkpoints) && KilledRunProbes.sentSoFar(run, "vl") > 0);
       first.signal("KILL");
       assertThat(first.waitFor(Duration.ofSeconds(30))).isEqualTo(137);
     }
-    assertThat(sent(ledgerSoFar(run))).as("killed mid-run").isLessThan(LINES);
+    assertThat(KilledRunProbes.sentSoFar(run, "vl")).as("killed mid-run").isLessThan(LINES);
     assertThat(run.exists(LedgerFiles.CSV)).as("the killed run wrote no final ledger").isFalse();
     assertThat(run.resolve("ledger/vl").exists(LedgerFiles.JSONL)).isFalse();
     JsonNode killed = new ObjectMapper().readTree(run.read("run.json"));
