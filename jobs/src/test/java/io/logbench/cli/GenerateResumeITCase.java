@@ -39,17 +39,7 @@ class GenerateResumeITCase {
 
   private Path config(String index) throws IOException {
     Path config = dir.resolve("run.yaml");
-    Files.writeString(config, String.join("\n",
-        "name: resume-it",
-        // 40 lines/s of dataset time in 10 s windows: 6 windows; sent at 40 lines/s, 60 s: long
-        // enough that a child JVM slow to start on a loaded machine is still mid-run when it is killed
-        "dataset: {kind: app-json, lines: " + LINES + ", streams: 3, start: \"2021-05-01T03:00:00Z\", rate: 40}",
-        "schedule: {kind: constant, rate: 40}",
-        "timestamps: original",
-        "window: 10s",
-        "zone: UTC",
-        "batch: {lines: 10}",
-        "parallelism: 2",
+    Files.writeString(config, KilledRunProbes.head("resume-it", LINES) + String.join("\n",
         "run: {checkpoint_interval: 500ms}",
         "backends:",
         // a long timeout: a resend after a timeout on a loaded machine would be a replay nobody recorded

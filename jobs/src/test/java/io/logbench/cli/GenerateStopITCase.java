@@ -43,15 +43,7 @@ class GenerateStopITCase {
   @Test
   void sigtermStopsCleanlyWritesTheLedgerAndSummaryAndExits143() throws Exception {
     Path config = dir.resolve("run.yaml");
-    Files.writeString(config, String.join("\n",
-        "name: stop-it",
-        "dataset: {kind: app-json, lines: " + LINES + ", streams: 3, start: \"2021-05-01T03:00:00Z\", rate: 40}",
-        "schedule: {kind: constant, rate: 40}",
-        "timestamps: original",
-        "window: 10s",
-        "zone: UTC",
-        "batch: {lines: 10}",
-        "parallelism: 2",
+    Files.writeString(config, KilledRunProbes.head("stop-it", LINES) + String.join("\n",
         "run: {checkpoint_interval: 500ms, ledger_kafka: {bootstrap: '" + KafkaTestBroker.get().bootstrap()
             + "', topic: generate-stop-it-ledger}}",
         "backends:",

@@ -55,15 +55,7 @@ class RunDirObjectStoreResumeITCase {
     RunDir run = RunDir.of(uri);
     RunDir checkpoints = run.resolve("checkpoints");
     Path config = dir.resolve("run.yaml");
-    Files.writeString(config, String.join("\n",
-        "name: rundir-resume-it",
-        "dataset: {kind: app-json, lines: " + LINES + ", streams: 3, start: \"2021-05-01T03:00:00Z\", rate: 40}",
-        "schedule: {kind: constant, rate: 40}",
-        "timestamps: original",
-        "window: 10s",
-        "zone: UTC",
-        "batch: {lines: 10}",
-        "parallelism: 2",
+    Files.writeString(config, KilledRunProbes.head("rundir-resume-it", LINES) + String.join("\n",
         "run: {checkpoint_interval: 500ms}",
         "backends:",
         "  - {kind: victorialogs, name: vl, url: '" + vl.url() + "', retention: 36500d, timeout: 60s}",
