@@ -527,6 +527,8 @@ final class GenerateCommand implements Callable<Integer> {
         footprint = b.spec().footprint(run).orElse(null);
         if (footprint == null) {
           notes.add("the " + b.spec().kind() + " backend reports no stored size");
+        } else if (!footprint.complete()) {
+          notes.add("its stored size is partial: " + footprint.source());
         }
       } catch (IOException | RuntimeException e) {
         notes.add("its stored size could not be read: " + e.getMessage());

@@ -4,8 +4,8 @@ import java.util.OptionalDouble;
 
 /**
  * Reads a figure from a {@code /metrics} page in the Prometheus text exposition format: the sum
- * of every sample of one metric, whatever its labels. Enough to read a server's own size metric;
- * comments, other metrics and timestamps are skipped.
+ * of the samples of one metric, of every label set or of those with given labels. Enough to read
+ * a server's own size and flush metrics; comments, other metrics and timestamps are skipped.
  */
 public final class PrometheusText {
 
@@ -18,6 +18,17 @@ public final class PrometheusText {
    * @throws IllegalArgumentException when a sample of {@code metric} has no number for a value
    */
   public static OptionalDouble sum(String page, String metric) {
+    return sum(page, metric, new String[0]);
+  }
+
+  /**
+   * The sum of the samples of {@code metric} in {@code page} whose label set holds every one of
+   * {@code labels} (each written as in the page, {@code name="value"}), or empty when the page has
+   * none.
+   *
+   * @throws IllegalArgumentException when a sample of {@code metric} has no number for a value
+   */
+  public static OptionalDouble sum(String page, String metric, String... labels) {
     double sum = 0;
     boolean found = false;
     for (String raw : page.split("\n")) {
@@ -35,7 +46,12 @@ public final class PrometheusText {
         if (close < 0) {
           throw new IllegalArgumentException("The sample \"" + line + "\" of " + metric + " has no closing brace.");
         }
+        if (!hasAll(rest.substring(1, close), labels)) {
+          continue;
+        }
         rest = rest.substring(close + 1);
+      } else if (labels.length > 0) {
+        continue;
       }
       String[] parts = rest.strip().split("\\s+");
       try {
@@ -46,5 +62,22 @@ public final class PrometheusText {
       found = true;
     }
     return found ? OptionalDouble.of(sum) : OptionalDouble.empty();
+  }
+
+  private static boolean hasAll(String labelSet, String[] labels) {
+    for (String l : labels) {
+      int at = labelSet.indexOf(l);
+      boolean found = false;
+      while (at >= 0 && !found) {
+        int end = at + l.length();
+        found = (at == 0 || labelSet.charAt(at - 1) == ',' || labelSet.charAt(at - 1) == ' ')
+            && (end == labelSet.length() || labelSet.charAt(end) == ',');
+        at = labelSet.indexOf(l, at + 1);
+      }
+      if (!found) {
+        return false;
+      }
+    }
+    return true;
   }
 }

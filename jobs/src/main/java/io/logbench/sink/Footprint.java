@@ -10,8 +10,11 @@ import java.io.Serializable;
  * @param bytes bytes stored
  * @param source where the figure comes from and what it covers, a phrase such as "OpenSearch
  *     index logbench: primaries store size (_stats/store)"
+ * @param complete whether the figure holds everything the backend keeps of the lines; false when
+ *     part is still where the figure does not look (Loki chunks still in an ingester's memory),
+ *     which {@code source} then says
  */
-public record Footprint(long bytes, String source) implements Serializable {
+public record Footprint(long bytes, String source, boolean complete) implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
@@ -20,5 +23,10 @@ public record Footprint(long bytes, String source) implements Serializable {
       throw new IllegalArgumentException("Stored bytes cannot be negative: " + bytes + ".");
     }
     source = source == null ? "" : source;
+  }
+
+  /** A figure that holds everything the backend keeps. */
+  public Footprint(long bytes, String source) {
+    this(bytes, source, true);
   }
 }

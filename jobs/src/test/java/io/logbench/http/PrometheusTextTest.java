@@ -28,6 +28,19 @@ class PrometheusTextTest {
   }
 
   @Test
+  void sumsOnlyTheLabelSetsThatHoldEveryLabelAsked() {
+    assertThat(PrometheusText.sum(PAGE, "loki_ingester_chunk_stored_bytes_total", "tenant=\"a\"").getAsDouble())
+        .isEqualTo(10.0);
+    assertThat(PrometheusText.sum(PAGE, "loki_ingester_chunk_stored_bytes_total", "tenant=\"b\"").getAsDouble())
+        .isEqualTo(32.0);
+    assertThat(PrometheusText.sum(PAGE, "loki_ingester_chunk_stored_bytes_total", "tenant=\"a\"", "x=\"}\""))
+        .hasValue(10.0);
+    // a label value that only starts like the one asked, and a metric without labels, never match
+    assertThat(PrometheusText.sum(PAGE, "vl_data_size_bytes", "type=\"stor\"")).isEmpty();
+    assertThat(PrometheusText.sum(PAGE, "plain_metric", "a=\"b\"")).isEmpty();
+  }
+
+  @Test
   void aSampleWithoutANumberIsAnError() {
     assertThatThrownBy(() -> PrometheusText.sum("m{a=\"b\"} many\n", "m"))
         .hasMessage("The sample \"m{a=\"b\"} many\" of m has no number for a value.");

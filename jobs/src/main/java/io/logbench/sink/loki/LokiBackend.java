@@ -47,6 +47,8 @@ import java.util.regex.Pattern;
  * @param runId where the run's id goes on every line
  * @param tls how to trust an https URL and which client certificate to show (the {@code tls} block;
  *     senders only)
+ * @param flushTimeout how long {@link #footprint} waits for the flush it asks for ({@code
+ *     POST /flush}) before it reads the stored size; zero for no flush ({@code flush: false})
  */
 public record LokiBackend(
     String name,
@@ -58,7 +60,8 @@ public record LokiBackend(
     Duration timeout,
     Duration queryTimeout,
     RunIdMode runId,
-    TlsSettings tls)
+    TlsSettings tls,
+    Duration flushTimeout)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -72,9 +75,12 @@ public record LokiBackend(
   private static final Pattern LABEL_NAME = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
 
   public static final RunIdMode DEFAULT_RUN_ID = RunIdMode.STRUCTURED_METADATA;
+  /** How long the footprint waits for the ingesters' flush by default ({@code flush_timeout}). */
+  public static final Duration DEFAULT_FLUSH_TIMEOUT = Duration.ofMinutes(2);
 
   public static final BackendType TYPE = BackendType.of(KIND,
-      List.of("url", "format", "tenant", "labels", "user", "password_env", "password_file", "run_id", "tls"),
+      List.of("url", "format", "tenant", "labels", "user", "password_env", "password_file", "run_id", "tls",
+          "flush", "flush_timeout"),
       LokiBackend::parse);
 
   /** The body formats Loki's push endpoint takes. */
@@ -110,6 +116,13 @@ public record LokiBackend(
     labels = Collections.unmodifiableMap(new LinkedHashMap<>(labels));
     java.util.Objects.requireNonNull(runId, "runId");
     tls = tls == null ? TlsSettings.DEFAULT : tls;
+    flushTimeout = flushTimeout == null ? DEFAULT_FLUSH_TIMEOUT : flushTimeout;
+  }
+
+  /** A backend whose footprint flushes and waits {@link #DEFAULT_FLUSH_TIMEOUT}. */
+  public LokiBackend(String name, URI url, Format format, String tenant, Map<String, String> labels, BasicAuth auth,
+      Duration timeout, Duration queryTimeout, RunIdMode runId, TlsSettings tls) {
+    this(name, url, format, tenant, labels, auth, timeout, queryTimeout, runId, tls, DEFAULT_FLUSH_TIMEOUT);
   }
 
   /** A backend that trusts the JDK's CAs over https. */
@@ -155,8 +168,16 @@ public record LokiBackend(
     String mode = block.choice("run_id", DEFAULT_RUN_ID.key(), "structured_metadata", "label", "none");
     RunIdMode runId = java.util.Arrays.stream(RunIdMode.values()).filter(m -> m.key().equals(mode)).findFirst()
         .orElseThrow();
+    Duration flushTimeout = block.duration("flush_timeout", DEFAULT_FLUSH_TIMEOUT, false);
+    if ("false".equals(block.choice("flush", "true", "true", "false"))) {
+      if (block.has("flush_timeout")) {
+        throw block.invalid("flush_timeout", block.string("flush_timeout", ""),
+            "no flush_timeout with flush: false (nothing is flushed, so nothing is waited for)");
+      }
+      flushTimeout = Duration.ZERO;
+    }
     return new LokiBackend(common.name(), url, format, tenant, labels, auth, common.timeout(), common.queryTimeout(),
-        runId, TlsSettings.parse(block));
+        runId, TlsSettings.parse(block), flushTimeout);
   }
 
   static URI url(ConfigNode block) {
@@ -291,23 +312,57 @@ public record LokiBackend(
   }
 
   /**
-   * {@code loki_ingester_chunk_stored_bytes_total} from the server's {@code /metrics}, every
-   * tenant: the bytes of the chunks its ingesters have flushed to storage since they started.
-   * Chunks still in an ingester's memory are not in it (they flush when idle, {@code
-   * chunk_idle_period}, or old, {@code max_chunk_age}, or on {@code POST /flush}).
+   * {@code loki_ingester_chunk_stored_bytes_total} of the run's tenant ({@code fake} when Loki runs
+   * without auth) from the server's {@code /metrics}: the bytes of the chunks its ingesters have
+   * written to the store since they started, every run of the tenant. A chunk still in an
+   * ingester's memory is not in it, and right after a run that is almost every chunk, so first the
+   * ingesters are told to flush ({@code POST /flush}, see {@link LokiFlush}) and the figure is read
+   * once the flush is done. With {@code flush: false}, or when the flush has not finished within
+   * {@code flush_timeout}, the figure is read as it stands and marked partial, saying how many
+   * chunks are still in memory.
    */
   @Override
   public java.util.Optional<io.logbench.sink.Footprint> footprint(RunContext run) throws java.io.IOException {
     try (LokiCountReader r = openCounter(run)) {
-      java.util.OptionalDouble bytes = io.logbench.http.PrometheusText.sum(r.metricsPage(), CHUNK_BYTES_METRIC);
+      String page;
+      String caveat = null;
+      if (flushTimeout.isZero()) {
+        page = r.metricsPage();
+        caveat = "flush: false, so only chunks the ingesters flushed on their own are in it; "
+            + memoryChunks(page) + " chunks were still in their memory";
+      } else {
+        LokiFlush.Outcome flushed = LokiFlush.run(r.queries(), url, flushTimeout);
+        page = flushed.metrics();
+        if (!flushed.done()) {
+          caveat = "the flush (POST /flush) had not finished after " + io.logbench.config.Durations.format(flushTimeout)
+              + " (flush_timeout): " + flushed.pending() + " flush operations or chunks pending, "
+              + memoryChunks(page) + " chunks in the ingesters' memory, left out";
+        }
+      }
+      String id = tenant == null ? NO_AUTH_TENANT : tenant;
+      java.util.OptionalDouble bytes = io.logbench.http.PrometheusText.sum(page, CHUNK_BYTES_METRIC,
+          "tenant=\"" + id + "\"");
+      if (bytes.isEmpty() && tenant != null) {
+        id = NO_AUTH_TENANT;
+        bytes = io.logbench.http.PrometheusText.sum(page, CHUNK_BYTES_METRIC, "tenant=\"" + id + "\"");
+      }
       if (bytes.isEmpty()) {
         return java.util.Optional.empty();
       }
-      return java.util.Optional.of(new io.logbench.sink.Footprint((long) bytes.getAsDouble(),
-          "Loki " + CHUNK_BYTES_METRIC + " from /metrics: chunks flushed to storage so far, every tenant,"
-              + " since the ingesters started"));
+      String source = "Loki " + CHUNK_BYTES_METRIC + "{tenant=\"" + id + "\"} from /metrics: chunks written to"
+          + " the store, every run of the tenant, since the ingesters started"
+          + (caveat == null ? (flushTimeout.isZero() ? "" : ", read after a flush of every chunk in memory")
+              : "; " + caveat);
+      return java.util.Optional.of(new io.logbench.sink.Footprint((long) bytes.getAsDouble(), source, caveat == null));
     }
   }
+
+  private static long memoryChunks(String page) {
+    return (long) io.logbench.http.PrometheusText.sum(page, LokiFlush.MEMORY_CHUNKS).orElse(0);
+  }
+
+  /** The tenant Loki files everything under when it runs without auth ({@code auth_enabled: false}). */
+  static final String NO_AUTH_TENANT = "fake";
 
   /** The metric Loki's ingesters count flushed chunk bytes by. */
   public static final String CHUNK_BYTES_METRIC = "loki_ingester_chunk_stored_bytes_total";

@@ -347,6 +347,11 @@ public final class LokiCountReader implements CountReader {
     return http.stats();
   }
 
+  /** The reader's HTTP client, for the backend's other requests to the same server (its flush). */
+  CountQueries queries() {
+    return http;
+  }
+
   /** The server's own {@code /metrics} page (Prometheus text), for its size figures. */
   public String metricsPage() throws IOException {
     return new String(http.get(URI.create(spec.url() + "/metrics"), "the metrics page"),

@@ -111,6 +111,20 @@ public final class LokiEmulator extends HttpEmulator {
   private volatile Map<String, String> lastQueryParams;
   private volatile String lastQueryAuthorization;
 
+  /** Per tenant: bytes of lines not flushed yet, and the streams ("tenant\0labels") they are in. */
+  private final Map<String, Long> memoryBytes = new TreeMap<>();
+  private final Set<String> memoryStreams = new HashSet<>();
+  /** What a queued flush takes, until it is done. */
+  private final Map<String, Long> flushingBytes = new TreeMap<>();
+  private final Set<String> flushingStreams = new HashSet<>();
+  private final Map<String, Long> flushedBytes = new TreeMap<>();
+  private final Map<String, Long> flushedChunks = new TreeMap<>();
+  private long forcedFlushes;
+  private long flushQueued;
+  private long flushDoneNanos;
+  private volatile Duration flushTakes = Duration.ZERO;
+  private volatile boolean flushStalls;
+
   private volatile boolean authEnabled;
   private volatile boolean allowStructuredMetadata = true;
   private volatile Duration rejectOldSamplesMaxAge;
@@ -260,26 +274,97 @@ public final class LokiEmulator extends HttpEmulator {
           query(ex, false);
         }
       }
+      case "/flush" -> {
+        if (!"POST".equals(ex.getRequestMethod())) {
+          respondText(ex, 405, "method not allowed");
+          return;
+        }
+        flush();
+        respond(ex, 204, null, new byte[0]);
+      }
       case "/ready" -> respondText(ex, 200, "ready");
       case "/metrics" -> respond(ex, 200, "text/plain; version=0.0.4", metrics().getBytes(StandardCharsets.UTF_8));
       default -> respondText(ex, 404, "404 page not found");
     }
   }
 
+  /** Queues a flush of every chunk in memory, done {@link #flushTakes} from now (never when {@link #flushStalls}). */
+  private synchronized void flush() {
+    flushQueued += memoryStreams.size();
+    flushingBytes.putAll(memoryBytes);
+    flushingStreams.addAll(memoryStreams);
+    memoryBytes.clear();
+    memoryStreams.clear();
+    flushDoneNanos = System.nanoTime() + flushTakes.toNanos();
+  }
+
+  /** Finishes a queued flush whose time has come. */
+  private void finishFlush() {
+    if (flushQueued == 0 || flushStalls || System.nanoTime() < flushDoneNanos) {
+      return;
+    }
+    flushingBytes.forEach((t, n) -> flushedBytes.merge(t, n, Long::sum));
+    for (String stream : flushingStreams) {
+      flushedChunks.merge(stream.substring(0, stream.indexOf('\u0000')), 1L, Long::sum);
+    }
+    forcedFlushes += flushingStreams.size();
+    flushingBytes.clear();
+    flushingStreams.clear();
+    flushQueued = 0;
+  }
+
   /**
-   * {@code loki_ingester_chunk_stored_bytes_total} per tenant: the emulator's own figure, the bytes
-   * of the lines it holds (it keeps every line as if flushed at once, uncompressed), not a
-   * server's.
+   * How long a flush ({@code POST /flush}) takes until its chunks are stored (0 by default); the
+   * metrics show it queued until then.
+   */
+  public LokiEmulator flushTakes(Duration d) {
+    this.flushTakes = d;
+    return this;
+  }
+
+  /** A flush that never finishes: its operations stay queued (a store that refuses every write). */
+  public LokiEmulator flushStalls(boolean on) {
+    this.flushStalls = on;
+    return this;
+  }
+
+  /** The {@code /metrics} page as the emulator serves it now. */
+  public String metricsPage() {
+    return metrics();
+  }
+
+  /** Flushes asked for with {@code POST /flush}. */
+  public synchronized long forcedFlushes() {
+    return forcedFlushes;
+  }
+
+  /**
+   * The ingester's flush metrics as Loki 3.4.6 names them, of the emulator's own figures: a
+   * stream's lines held since the last flush are one chunk in memory ({@code
+   * loki_ingester_memory_chunks}) whose bytes are the lines' (uncompressed, not a server's
+   * encoding); {@code POST /flush} queues one operation per such chunk ({@code
+   * loki_ingester_flush_queue_length}) and, once done, counts it in {@code
+   * loki_ingester_chunks_flushed_total{reason="forced"}}, {@code
+   * loki_ingester_chunks_stored_total{tenant}} and its bytes in {@code
+   * loki_ingester_chunk_stored_bytes_total{tenant}}. As on the server, lines never flushed are in
+   * no stored figure.
    */
   private synchronized String metrics() {
-    Map<String, Long> byTenant = new TreeMap<>();
-    for (Entry e : stored) {
-      byTenant.merge(e.tenant(), (long) e.line().getBytes(StandardCharsets.UTF_8).length, Long::sum);
-    }
-    StringBuilder b = new StringBuilder("# HELP loki_ingester_chunk_stored_bytes_total (emulator) bytes of the lines"
-        + " held, per tenant\n# TYPE loki_ingester_chunk_stored_bytes_total counter\n");
-    byTenant.forEach((t, n) -> b.append("loki_ingester_chunk_stored_bytes_total{tenant=\"").append(t).append("\"} ")
+    finishFlush();
+    StringBuilder b = new StringBuilder();
+    b.append("# HELP loki_ingester_chunk_stored_bytes_total (emulator) bytes of flushed lines, per tenant\n")
+        .append("# TYPE loki_ingester_chunk_stored_bytes_total counter\n");
+    flushedBytes.forEach((t, n) -> b.append("loki_ingester_chunk_stored_bytes_total{tenant=\"").append(t).append("\"} ")
         .append(n).append('\n'));
+    b.append("# TYPE loki_ingester_chunks_stored_total counter\n");
+    flushedChunks.forEach((t, n) -> b.append("loki_ingester_chunks_stored_total{tenant=\"").append(t).append("\"} ")
+        .append(n).append('\n'));
+    b.append("# TYPE loki_ingester_chunks_flushed_total counter\n")
+        .append("loki_ingester_chunks_flushed_total{reason=\"forced\"} ").append(forcedFlushes).append('\n');
+    b.append("# TYPE loki_ingester_flush_queue_length gauge\n")
+        .append("loki_ingester_flush_queue_length ").append(flushQueued).append('\n');
+    b.append("# TYPE loki_ingester_memory_chunks gauge\n")
+        .append("loki_ingester_memory_chunks ").append(memoryStreams.size() + flushingStreams.size()).append('\n');
     return b.toString();
   }
 
@@ -425,6 +510,10 @@ public final class LokiEmulator extends HttpEmulator {
     int keep = Math.max(0, added.size() - lose);
     lost.addAndGet(added.size() - keep);
     stored.addAll(added.subList(0, keep));
+    for (Entry e : added.subList(0, keep)) {
+      memoryBytes.merge(e.tenant(), (long) e.line().getBytes(StandardCharsets.UTF_8).length, Long::sum);
+      memoryStreams.add(e.tenant() + "\u0000" + e.labels());
+    }
     if (!ingester.isEmpty()) {
       return String.join("\n", ingester);
     }
