@@ -79,6 +79,9 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   private volatile Duration visibilityDelay = Duration.ZERO;
   private final AtomicLong requests = new AtomicLong();
   private final AtomicLong dropped = new AtomicLong();
+  /** Dropped as VictoriaLogs counts them: older than the retention, or more than 2 days ahead. */
+  private final AtomicLong droppedOld = new AtomicLong();
+  private final AtomicLong droppedNew = new AtomicLong();
   private final AtomicLong formIgnored = new AtomicLong();
   private final AtomicLong lost = new AtomicLong();
   private volatile Duration retention = Duration.ofDays(7);
@@ -234,6 +237,14 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
           query(ex);
         }
       }
+      case "/internal/force_flush" -> {
+        // as VictoriaLogs: what is held in memory becomes searchable at once
+        synchronized (this) {
+          invisible.forEach(e -> rows.addAll(e.getValue()));
+          invisible.clear();
+        }
+        respond(ex, 200, null, new byte[0]);
+      }
       case "/health" -> respondText(ex, 200, "OK");
       case "/metrics" -> respond(ex, 200, "text/plain; version=0.0.4", metrics().getBytes(StandardCharsets.UTF_8));
       default -> respondText(ex, 400, "unsupported path requested: " + ex.getRequestURI().getPath());
@@ -258,7 +269,8 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
         + "# TYPE vl_data_size_bytes gauge\n"
         + "vl_data_size_bytes{type=\"storage\"} " + storage + "\n"
         + "vl_data_size_bytes{type=\"indexdb\"} " + indexdb + "\n"
-        + "vl_rows_dropped_total " + dropped.get() + "\n";
+        + "vl_rows_dropped_total{reason=\"too_small_timestamp\"} " + droppedOld.get() + "\n"
+        + "vl_rows_dropped_total{reason=\"too_big_timestamp\"} " + droppedNew.get() + "\n";
   }
 
   private static String tenant(HttpExchange ex) {
@@ -316,8 +328,12 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
     }
     List<Row> kept = new ArrayList<>();
     for (Row r : parsed) {
-      if (r.nanos() < now - retention.toNanos() || r.nanos() > now + Duration.ofDays(2).toNanos()) {
+      if (r.nanos() < now - retention.toNanos()) {
         dropped.incrementAndGet();
+        droppedOld.incrementAndGet();
+      } else if (r.nanos() > now + Duration.ofDays(2).toNanos()) {
+        dropped.incrementAndGet();
+        droppedNew.incrementAndGet();
       } else {
         kept.add(r);
       }

@@ -40,11 +40,11 @@ public final class VictoriaLogsServer implements AutoCloseable {
   private static VictoriaLogsServer shared;
   private static RuntimeException failed;
   private static final AtomicLong ACCOUNTS = new AtomicLong(1000);
+  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private final String url;
   private final ServerProcess process;
   private final String version;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private VictoriaLogsServer(String url, ServerProcess process, String version) {
     this.url = url;
@@ -69,7 +69,8 @@ public final class VictoriaLogsServer implements AutoCloseable {
         shared = new VictoriaLogsServer(external, null, null);
         shared = new VictoriaLogsServer(external, null, shared.versionFromMetrics());
       } else {
-        shared = startProcess(List.of("-retentionPeriod=100y"));
+        // in-memory parts reach the disk within a second (5 s by default), for tests of its files
+        shared = startProcess(List.of("-retentionPeriod=100y", "-inmemoryDataFlushInterval=1s"));
         VictoriaLogsServer s = shared;
         Runtime.getRuntime().addShutdownHook(new Thread(s::close, "victorialogs-test-stop"));
       }
@@ -159,12 +160,17 @@ public final class VictoriaLogsServer implements AutoCloseable {
 
   /** {@code GET path} (with its query), as the tenant {@code accountId} (the default tenant when null). */
   public Answer get(String pathAndQuery, String accountId) {
+    return get(url, pathAndQuery, accountId);
+  }
+
+  /** {@code GET url + path} (with its query) of any VictoriaLogs, or of its emulator. */
+  public static Answer get(String url, String pathAndQuery, String accountId) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + pathAndQuery)).timeout(Duration.ofSeconds(60));
     if (accountId != null) {
       b.header("AccountID", accountId);
     }
     try {
-      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
       return new Answer(r.statusCode(), r.body());
     } catch (IOException e) {
       throw new UncheckedIOException("VictoriaLogs at " + url + " did not answer " + pathAndQuery + ": " + e, e);
@@ -189,9 +195,34 @@ public final class VictoriaLogsServer implements AutoCloseable {
    * that every row is searchable and on disk.
    */
   public void forceFlush() {
-    Answer a = get("/internal/force_flush", null);
+    forceFlush(url);
+  }
+
+  /** {@link #forceFlush()} of any VictoriaLogs, or of its emulator. */
+  public static void forceFlush(String url) {
+    Answer a = get(url, "/internal/force_flush", null);
     if (a.status() != 200) {
-      throw new IllegalStateException("VictoriaLogs answered " + a.status() + " to /internal/force_flush: " + a.body());
+      throw new IllegalStateException("VictoriaLogs at " + url + " answered " + a.status()
+          + " to /internal/force_flush: " + a.body());
+    }
+  }
+
+  /**
+   * Waits until no part is held in memory only ({@code vl_storage_parts{type="storage/inmemory"}}
+   * 0): what {@code vl_data_size_bytes} counts is then in the data files.
+   */
+  public void awaitOnDisk(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (metric("vl_storage_parts", "type=\"storage/inmemory\"") > 0) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("VictoriaLogs still holds parts in memory after " + timeout.toSeconds() + " s.");
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
     }
   }
 
