@@ -122,6 +122,19 @@ class QuickstartGenerateITCase {
         .isEqualTo("c422a1bb1f05ee4a73e5f9a1e4a8cbe060577d15f82ebf80849831b269bf8ee1");
     assertThat(out.toString(StandardCharsets.UTF_8)).contains("opensearch").contains("kafka").contains("files");
 
+    // the stored sizes generate reports are what the servers' files hold
+    io.logbench.report.CsvTable ingest = io.logbench.report.CsvTable.read(runDir.resolve("ingest.csv"));
+    Map<String, Double> stored = new TreeMap<>();
+    ingest.rows().forEach(r -> stored.put(ingest.get(r, "backend"), ingest.number(r, "stored_bytes")));
+    OpenSearchTestServer.get().request("POST", "/quickstart-it/_flush", null);
+    assertThat(stored.get("opensearch")).as("OpenSearch's _stats/store beside its index files")
+        .isCloseTo((double) OpenSearchTestServer.get().indexFileBytes("quickstart-it"),
+            org.assertj.core.data.Percentage.withPercentage(5));
+    assertThat(stored.get("kafka")).as("Kafka's log size beside its segment files")
+        .isCloseTo((double) KafkaTestBroker.get().topicLogBytes("quickstart-it"),
+            org.assertj.core.data.Percentage.withPercentage(1));
+    assertThat(stored.get("files")).isEqualTo((double) Files.size(runDir.resolve("logdir").resolve("2021-05-01.log")));
+
     // the ledger's Kafka output: the newest record of each key equals the ledger.csv row, keyed
     // and stamped with the run's id (not its name, which every run of the file shares)
     String runId = new com.fasterxml.jackson.databind.ObjectMapper().readTree(runDir.resolve("run.json").toFile())

@@ -59,6 +59,27 @@ public final class OpenSearchTestServer {
     return url;
   }
 
+  /**
+   * The bytes of the Lucene files of every shard of {@code index} in the node's data directory
+   * (each shard's {@code index/} folder; its translog apart): what {@code _stats/store} counts.
+   */
+  public long indexFileBytes(String index) {
+    Answer settings = request("GET", "/" + index + "/_settings", null);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"uuid\"\\s*:\\s*\"([^\"]+)\"")
+        .matcher(settings.body());
+    if (settings.status() != 200 || !m.find()) {
+      throw new IllegalStateException("No uuid for index " + index + ": " + settings.body());
+    }
+    Path shards = home.resolve("data").resolve("nodes").resolve("0").resolve("indices").resolve(m.group(1));
+    try (Stream<Path> files = Files.walk(shards)) {
+      return files.filter(Files::isRegularFile)
+          .filter(p -> p.getParent().getFileName().toString().equals("index"))
+          .mapToLong(p -> p.toFile().length()).sum();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** How long the node took to start and become ready. */
   public long startMillis() {
     return startMillis;
