@@ -85,6 +85,28 @@ public final class NginxLines {
     return a;
   }
 
+  /**
+   * Asserts what a backend holding all of these lines (and no other of the run) answers: every
+   * sequence id once from {@code reader}, and every cell of the searches by status and by path
+   * per hour over 00:00 to 02:00 and per 30 s over 00:59:30 to 01:01 (Sao Paulo) from {@code
+   * search}, as the lines have them; {@code where} names the backend in messages.
+   */
+  public void assertIdsAndSearches(String where, io.logbench.count.CountReader reader, KeyedSearch search)
+      throws java.io.IOException {
+    List<LineBatch> all = batches(n);
+    LineBatch b = all.get(0);
+    long from = Math.floorDiv(b.timestampNanos(0), 1_000_000L);
+    long to = Math.floorDiv(b.timestampNanos(n - 1), 1_000_000L) + 1;
+    assertThat(reader.sequenceIds(from, to, 10 * n)).as("ids of %s", where)
+        .containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.range(first, first + n).boxed().toList());
+    for (String key : new String[] {"status", "path"}) {
+      KeyedQuery hours = query(key, "2021-05-01T00:00:00-03:00", "2021-05-01T02:00:00-03:00", 3_600_000L);
+      assertSameCells(search.search(hours), expected(hours));
+      KeyedQuery halves = query(key, "2021-05-01T00:59:30-03:00", "2021-05-01T01:01:00-03:00", 30_000L);
+      assertSameCells(search.search(halves), expected(halves));
+    }
+  }
+
   /** Asserts that {@code got} has every cell of {@code expected}, and no other. */
   public static void assertSameCells(KeyedAnswer got, KeyedAnswer expected) {
     Set<String> values = new LinkedHashSet<>(expected.values());

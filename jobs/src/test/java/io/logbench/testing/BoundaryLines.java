@@ -78,6 +78,22 @@ public final class BoundaryLines implements Dataset {
     return out;
   }
 
+  /**
+   * Asserts that {@code reader}, of a backend holding these lines (and no other of the run),
+   * counts each in its window at every size of {@link #SIZES}, and lists the ids of the first
+   * local day, from its first millisecond to its last; {@code where} names the backend.
+   */
+  public void assertCountedInTheirWindows(String where, io.logbench.count.CountReader reader)
+      throws java.io.IOException {
+    for (Duration size : SIZES) {
+      org.assertj.core.api.Assertions.assertThat(reader.counts(FROM, TO, size.toMillis()))
+          .as("%s windows on %s", size, where).containsExactly(expected(size.toMillis()));
+    }
+    long firstDay = java.util.Arrays.stream(millis).filter(t -> t < FROM + DAY).count();
+    org.assertj.core.api.Assertions.assertThat(reader.sequenceIds(FROM, FROM + DAY, 1_000)).as("ids on %s", where)
+        .containsExactlyInAnyOrderElementsOf(java.util.stream.LongStream.range(0, firstDay).boxed().toList());
+  }
+
   /** The text of line {@code seq}. */
   public static String text(long seq) {
     return "{\"seq\":" + seq + ",\"msg\":\"boundary\"}";

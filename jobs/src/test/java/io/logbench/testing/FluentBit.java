@@ -39,7 +39,7 @@ public final class FluentBit implements AutoCloseable {
   private final String name;
   private final int httpPort;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-  private ServerProcess process;
+  private ExternalServer process;
   private String version;
 
   private FluentBit(Path bin, Path dir, String name, int httpPort) {
@@ -64,7 +64,7 @@ public final class FluentBit implements AutoCloseable {
     if (bin == null) {
       throw RealServers.skip("Fluent Bit", "set " + BIN + " (a fluent-bit binary)");
     }
-    Path dir = ServerProcess.newDirectory("fluent-bit-" + name);
+    Path dir = ExternalServer.newDirectory("fluent-bit-" + name);
     FluentBit fb = new FluentBit(bin, dir, name, Ports.free());
     try {
       Files.writeString(dir.resolve("fluent-bit.yaml"), fb.config(pipeline));
@@ -96,7 +96,7 @@ public final class FluentBit implements AutoCloseable {
     if (process != null && process.isAlive()) {
       throw new IllegalStateException("Fluent Bit " + name + " is running already.");
     }
-    process = ServerProcess.start("Fluent Bit " + name, dir,
+    process = ExternalServer.start("Fluent Bit " + name, dir,
         List.of(bin.toString(), "-c", dir.resolve("fluent-bit.yaml").toString()));
     process.awaitReady(Duration.ofSeconds(30), () -> {
       HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base() + "/"))
@@ -167,7 +167,7 @@ public final class FluentBit implements AutoCloseable {
     if (process != null) {
       process.close();
     } else {
-      ServerProcess.deleteTree(dir);
+      ExternalServer.deleteTree(dir);
     }
   }
 }

@@ -71,13 +71,8 @@ public final class OpenSearchTestServer {
       throw new IllegalStateException("No uuid for index " + index + ": " + settings.body());
     }
     Path shards = home.resolve("data").resolve("nodes").resolve("0").resolve("indices").resolve(m.group(1));
-    try (Stream<Path> files = Files.walk(shards)) {
-      return files.filter(Files::isRegularFile)
-          .filter(p -> p.getParent().getFileName().toString().equals("index"))
-          .mapToLong(p -> p.toFile().length()).sum();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return io.logbench.testing.ExternalServer.fileBytes(shards,
+        p -> p.getParent().getFileName().toString().equals("index"));
   }
 
   /** How long the node took to start and become ready. */

@@ -46,14 +46,9 @@ public final class KafkaTestBroker {
 
   /** The bytes of the log segments ({@code *.log}) of every partition of {@code topic} in the broker's log directory. */
   public long topicLogBytes(String topic) {
-    try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(Files::isRegularFile)
-          .filter(p -> p.getParent().getFileName().toString().matches(java.util.regex.Pattern.quote(topic) + "-\\d+"))
-          .filter(p -> p.getFileName().toString().endsWith(".log"))
-          .mapToLong(p -> p.toFile().length()).sum();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
+    return io.logbench.testing.ExternalServer.fileBytes(dir,
+        p -> p.getParent().getFileName().toString().matches(java.util.regex.Pattern.quote(topic) + "-\\d+")
+            && p.getFileName().toString().endsWith(".log"));
   }
 
   /** Creates a topic of {@code partitions} partitions, one replica. */

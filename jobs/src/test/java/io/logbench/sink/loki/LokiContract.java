@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.logbench.count.CountReader;
 import io.logbench.dataset.LineBatch;
 import io.logbench.http.PrometheusText;
-import io.logbench.query.KeyedQuery;
 import io.logbench.query.NginxLines;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.Footprint;
@@ -27,7 +26,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -102,13 +100,7 @@ abstract class LokiContract {
     SendResult r = send(b, run, lines.batch());
     assertThat(r.kind()).as("%s", r).isEqualTo(Kind.ACCEPTED);
     try (CountReader reader = b.openCounter(run)) {
-      for (Duration size : BoundaryLines.SIZES) {
-        assertThat(reader.counts(BoundaryLines.FROM, BoundaryLines.TO, size.toMillis()))
-            .as("%s windows on %s", size, target().describe()).containsExactly(lines.expected(size.toMillis()));
-      }
-      // the last millisecond of the first local day and the first of the next
-      assertThat(reader.sequenceIds(BoundaryLines.FROM, BoundaryLines.FROM + BoundaryLines.DAY, 1_000))
-          .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 19).boxed().toList());
+      lines.assertCountedInTheirWindows(target().describe(), reader);
     }
   }
 
@@ -121,21 +113,8 @@ abstract class LokiContract {
     try (BatchSender sender = b.open(run)) {
       lines.sendAll(sender);
     }
-    List<LineBatch> batches = lines.batches(3_000);
-    long first = batches.get(0).firstSeq();
-    long from = Math.floorDiv(batches.get(0).timestampNanos(0), 1_000_000L);
-    long to = Math.floorDiv(batches.get(0).timestampNanos(2_999), 1_000_000L) + 1;
-    try (CountReader reader = b.openCounter(run)) {
-      assertThat(reader.sequenceIds(from, to, 10_000)).as(target().describe())
-          .containsExactlyInAnyOrderElementsOf(LongStream.range(first, first + 3_000).boxed().toList());
-    }
-    try (LokiSearch search = b.openSearch(run)) {
-      for (String key : new String[] {"status", "path"}) {
-        KeyedQuery hours = NginxLines.query(key, "2021-05-01T00:00:00-03:00", "2021-05-01T02:00:00-03:00", 3_600_000L);
-        NginxLines.assertSameCells(search.search(hours), lines.expected(hours));
-        KeyedQuery halves = NginxLines.query(key, "2021-05-01T00:59:30-03:00", "2021-05-01T01:01:00-03:00", 30_000L);
-        NginxLines.assertSameCells(search.search(halves), lines.expected(halves));
-      }
+    try (CountReader reader = b.openCounter(run); LokiSearch search = b.openSearch(run)) {
+      lines.assertIdsAndSearches(target().describe(), reader, search);
     }
   }
 

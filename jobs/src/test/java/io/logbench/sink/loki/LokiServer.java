@@ -3,7 +3,7 @@ package io.logbench.sink.loki;
 import io.logbench.http.PrometheusText;
 import io.logbench.servers.Ports;
 import io.logbench.testing.RealServers;
-import io.logbench.testing.ServerProcess;
+import io.logbench.testing.ExternalServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /**
  * A real Grafana Loki for the tests, beside {@link LokiEmulator}: the binary {@code
@@ -67,13 +66,12 @@ public final class LokiServer {
   private static RuntimeException failed;
 
   private final String url;
-  private final ServerProcess process;
+  private final ExternalServer process;
   private final String version;
   private final AtomicInteger tenants = new AtomicInteger();
   private final AtomicInteger[] limited = new AtomicInteger[Limits.values().length];
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private LokiServer(String url, ServerProcess process) {
+  private LokiServer(String url, ExternalServer process) {
     this.url = url;
     this.process = process;
     for (int i = 0; i < limited.length; i++) {
@@ -110,7 +108,7 @@ public final class LokiServer {
   }
 
   private static LokiServer start(Path bin) {
-    Path dir = ServerProcess.newDirectory("loki");
+    Path dir = ExternalServer.newDirectory("loki");
     int httpPort = Ports.free();
     int grpcPort = Ports.free();
     try {
@@ -119,7 +117,7 @@ public final class LokiServer {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    ServerProcess p = ServerProcess.start("Loki", dir, List.of(bin.toString(), "-config.file=" + dir.resolve("config.yaml")));
+    ExternalServer p = ExternalServer.start("Loki", dir, List.of(bin.toString(), "-config.file=" + dir.resolve("config.yaml")));
     Runtime.getRuntime().addShutdownHook(new Thread(p::close, "loki-test-stop"));
     String url = "http://127.0.0.1:" + httpPort;
     HttpClient probe = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -245,25 +243,10 @@ public final class LokiServer {
     return limits.prefix() + "-" + i;
   }
 
-  /** An answer of the server to a plain request. */
-  public record Answer(int status, String body) {}
-
   /** {@code method path} with {@code tenant}'s header (none when null). */
-  public Answer request(String method, String path, String tenant) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(60))
-        .method(method, HttpRequest.BodyPublishers.noBody());
-    if (tenant != null) {
-      b.header("X-Scope-OrgID", tenant);
-    }
-    try {
-      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-      return new Answer(r.statusCode(), r.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException("Loki at " + url + " did not answer " + method + " " + path + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+  public ExternalServer.Answer request(String method, String path, String tenant) {
+    return ExternalServer.request(method, url + path,
+        tenant == null ? java.util.Map.of() : java.util.Map.of("X-Scope-OrgID", tenant));
   }
 
   /** The server's {@code /metrics} page. */
@@ -284,25 +267,11 @@ public final class LokiServer {
     if (!started()) {
       throw new IllegalStateException("The chunk files of a Loki at " + URL + " are not this test's to read.");
     }
-    Path chunks = process.dir().resolve("data").resolve("chunks").resolve(tenant);
-    if (!Files.isDirectory(chunks)) {
-      return 0;
-    }
-    try (Stream<Path> files = Files.walk(chunks)) {
-      return files.filter(Files::isRegularFile).mapToLong(p -> {
-        try {
-          return Files.size(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      }).sum();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return ExternalServer.fileBytes(process.dir().resolve("data").resolve("chunks").resolve(tenant), p -> true);
   }
 
   private String buildVersion() {
-    Answer a = request("GET", "/loki/api/v1/status/buildinfo", null);
+    ExternalServer.Answer a = request("GET", "/loki/api/v1/status/buildinfo", null);
     var m = java.util.regex.Pattern.compile("\"version\"\\s*:\\s*\"([^\"]+)\"").matcher(a.body());
     return a.status() == 200 && m.find() ? m.group(1) : "(version unknown: buildinfo answered " + a.status() + ")";
   }

@@ -12,7 +12,7 @@ import io.logbench.sink.SendResult;
 import io.logbench.sink.SendResult.Kind;
 import io.logbench.testing.BoundaryLines;
 import io.logbench.testing.FluentBit;
-import io.logbench.testing.ServerProcess;
+import io.logbench.testing.ExternalServer;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -47,7 +47,7 @@ class SplunkHecFluentBitITCase {
   @BeforeAll
   static void start() {
     port = FluentBit.freePort();
-    out = ServerProcess.newDirectory("hec-out");
+    out = ExternalServer.newDirectory("hec-out");
     agent = FluentBit.start("hec", String.join("\n",
         "  inputs:",
         "    - name: splunk",
@@ -69,7 +69,7 @@ class SplunkHecFluentBitITCase {
     if (agent != null) {
       agent.close();
     }
-    ServerProcess.deleteTree(out);
+    ExternalServer.deleteTree(out);
   }
 
   private static SplunkSender sender(String token, StreamCatalog streams, String runId, boolean ack) {

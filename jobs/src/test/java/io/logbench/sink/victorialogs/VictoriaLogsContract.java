@@ -7,7 +7,6 @@ import io.logbench.count.CountReader;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.app.AppJsonStreams;
 import io.logbench.http.PrometheusText;
-import io.logbench.query.KeyedQuery;
 import io.logbench.query.NginxLines;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.Footprint;
@@ -22,7 +21,6 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -97,12 +95,7 @@ abstract class VictoriaLogsContract {
     assertThat(send(b, run, lines.batch()).kind()).isEqualTo(Kind.ACCEPTED);
     target().settle(at);
     try (CountReader reader = b.openCounter(run)) {
-      for (Duration size : BoundaryLines.SIZES) {
-        assertThat(reader.counts(BoundaryLines.FROM, BoundaryLines.TO, size.toMillis()))
-            .as("%s windows on %s", size, target().describe()).containsExactly(lines.expected(size.toMillis()));
-      }
-      assertThat(reader.sequenceIds(BoundaryLines.FROM, BoundaryLines.FROM + BoundaryLines.DAY, 1_000))
-          .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 19).boxed().toList());
+      lines.assertCountedInTheirWindows(target().describe(), reader);
     }
   }
 
@@ -116,21 +109,8 @@ abstract class VictoriaLogsContract {
       lines.sendAll(sender);
     }
     target().settle(at);
-    List<LineBatch> batches = lines.batches(3_000);
-    long first = batches.get(0).firstSeq();
-    long from = Math.floorDiv(batches.get(0).timestampNanos(0), 1_000_000L);
-    long to = Math.floorDiv(batches.get(0).timestampNanos(2_999), 1_000_000L) + 1;
-    try (CountReader reader = b.openCounter(run)) {
-      assertThat(reader.sequenceIds(from, to, 10_000)).as(target().describe())
-          .containsExactlyInAnyOrderElementsOf(LongStream.range(first, first + 3_000).boxed().toList());
-    }
-    try (VictoriaLogsSearch search = b.openSearch(run)) {
-      for (String key : new String[] {"status", "path"}) {
-        KeyedQuery hours = NginxLines.query(key, "2021-05-01T00:00:00-03:00", "2021-05-01T02:00:00-03:00", 3_600_000L);
-        NginxLines.assertSameCells(search.search(hours), lines.expected(hours));
-        KeyedQuery halves = NginxLines.query(key, "2021-05-01T00:59:30-03:00", "2021-05-01T01:01:00-03:00", 30_000L);
-        NginxLines.assertSameCells(search.search(halves), lines.expected(halves));
-      }
+    try (CountReader reader = b.openCounter(run); VictoriaLogsSearch search = b.openSearch(run)) {
+      lines.assertIdsAndSearches(target().describe(), reader, search);
     }
   }
 

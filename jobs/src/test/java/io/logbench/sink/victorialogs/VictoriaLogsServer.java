@@ -3,14 +3,13 @@ package io.logbench.sink.victorialogs;
 import io.logbench.http.PrometheusText;
 import io.logbench.servers.Ports;
 import io.logbench.testing.RealServers;
-import io.logbench.testing.ServerProcess;
+import io.logbench.testing.ExternalServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,7 +17,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * A real VictoriaLogs for the tests, beside {@link VictoriaLogsEmulator}: the binary {@code
@@ -40,13 +38,12 @@ public final class VictoriaLogsServer implements AutoCloseable {
   private static VictoriaLogsServer shared;
   private static RuntimeException failed;
   private static final AtomicLong ACCOUNTS = new AtomicLong(1000);
-  private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private final String url;
-  private final ServerProcess process;
+  private final ExternalServer process;
   private final String version;
 
-  private VictoriaLogsServer(String url, ServerProcess process, String version) {
+  private VictoriaLogsServer(String url, ExternalServer process, String version) {
     this.url = url;
     this.process = process;
     this.version = version;
@@ -104,12 +101,12 @@ public final class VictoriaLogsServer implements AutoCloseable {
       throw RealServers.skip("VictoriaLogs", "set " + BIN + " (a victoria-logs binary) or " + URL
           + " (a running VictoriaLogs)");
     }
-    Path dir = ServerProcess.newDirectory("victorialogs");
+    Path dir = ExternalServer.newDirectory("victorialogs");
     int port = Ports.free();
     List<String> cmd = new ArrayList<>(List.of(bin.toString(), "-httpListenAddr=127.0.0.1:" + port,
         "-storageDataPath=" + dir.resolve("data"), "-loggerLevel=WARN"));
     cmd.addAll(flags);
-    ServerProcess p = ServerProcess.start("VictoriaLogs", dir, cmd);
+    ExternalServer p = ExternalServer.start("VictoriaLogs", dir, cmd);
     String url = "http://127.0.0.1:" + port;
     HttpClient probe = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     p.awaitReady(Duration.ofSeconds(60), () -> probe.send(HttpRequest.newBuilder(URI.create(url + "/health"))
@@ -155,29 +152,15 @@ public final class VictoriaLogsServer implements AutoCloseable {
     return Long.toString(ACCOUNTS.incrementAndGet());
   }
 
-  /** An answer of the server to a plain request. */
-  public record Answer(int status, String body) {}
-
   /** {@code GET path} (with its query), as the tenant {@code accountId} (the default tenant when null). */
-  public Answer get(String pathAndQuery, String accountId) {
+  public ExternalServer.Answer get(String pathAndQuery, String accountId) {
     return get(url, pathAndQuery, accountId);
   }
 
   /** {@code GET url + path} (with its query) of any VictoriaLogs, or of its emulator. */
-  public static Answer get(String url, String pathAndQuery, String accountId) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url + pathAndQuery)).timeout(Duration.ofSeconds(60));
-    if (accountId != null) {
-      b.header("AccountID", accountId);
-    }
-    try {
-      HttpResponse<String> r = CLIENT.send(b.build(), HttpResponse.BodyHandlers.ofString());
-      return new Answer(r.statusCode(), r.body());
-    } catch (IOException e) {
-      throw new UncheckedIOException("VictoriaLogs at " + url + " did not answer " + pathAndQuery + ": " + e, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+  public static ExternalServer.Answer get(String url, String pathAndQuery, String accountId) {
+    return ExternalServer.request("GET", url + pathAndQuery,
+        accountId == null ? java.util.Map.of() : java.util.Map.of("AccountID", accountId));
   }
 
   /** The server's {@code /metrics} page. */
@@ -200,7 +183,7 @@ public final class VictoriaLogsServer implements AutoCloseable {
 
   /** {@link #forceFlush()} of any VictoriaLogs, or of its emulator. */
   public static void forceFlush(String url) {
-    Answer a = get(url, "/internal/force_flush", null);
+    ExternalServer.Answer a = get(url, "/internal/force_flush", null);
     if (a.status() != 200) {
       throw new IllegalStateException("VictoriaLogs at " + url + " answered " + a.status()
           + " to /internal/force_flush: " + a.body());
@@ -231,17 +214,7 @@ public final class VictoriaLogsServer implements AutoCloseable {
     if (!started()) {
       throw new IllegalStateException("The files of a VictoriaLogs at " + URL + " are not this test's to read.");
     }
-    try (Stream<Path> files = Files.walk(process.dir().resolve("data"))) {
-      return files.filter(Files::isRegularFile).mapToLong(p -> {
-        try {
-          return Files.size(p);
-        } catch (IOException e) {
-          return 0; // a part merged away while walking
-        }
-      }).sum();
-    } catch (IOException | UncheckedIOException e) {
-      throw new IllegalStateException("The data files of VictoriaLogs could not be read: " + e, e);
-    }
+    return ExternalServer.fileBytes(process.dir().resolve("data"), p -> true);
   }
 
   /** The started server's log so far (empty for a user's server), for a failing test's message. */

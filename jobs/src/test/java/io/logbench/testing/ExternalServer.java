@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * outlives the tests. {@link #close} stops the server and every process it started, then deletes
  * its directory.
  */
-public final class ServerProcess implements AutoCloseable {
+public final class ExternalServer implements AutoCloseable {
 
   /**
    * Runs {@code "$@"}, and sends it SIGTERM when its standard input (this JVM's pipe) closes;
@@ -46,7 +46,7 @@ public final class ServerProcess implements AutoCloseable {
   private final OutputStream lifeline;
   private volatile boolean closed;
 
-  private ServerProcess(String name, Path dir, Path log, Process process) {
+  private ExternalServer(String name, Path dir, Path log, Process process) {
     this.name = name;
     this.dir = dir;
     this.log = log;
@@ -67,14 +67,14 @@ public final class ServerProcess implements AutoCloseable {
    * Starts {@code command} in {@code dir} (which the server may fill with its data), its stdout
    * and stderr in {@code dir/<name>.log}.
    */
-  public static ServerProcess start(String name, Path dir, List<String> command) {
+  public static ExternalServer start(String name, Path dir, List<String> command) {
     List<String> cmd = new ArrayList<>(List.of("sh", "-c", WRAPPER, "sh"));
     cmd.addAll(command);
     Path log = dir.resolve(name.toLowerCase().replaceAll("[^a-z0-9]+", "-") + ".log");
     try {
       Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-      return new ServerProcess(name, dir, log, p);
+      return new ExternalServer(name, dir, log, p);
     } catch (IOException e) {
       throw new IllegalStateException(name + " could not be started as " + command + ": " + e.getMessage(), e);
     }
@@ -190,6 +190,46 @@ public final class ServerProcess implements AutoCloseable {
     closed = true;
     stop();
     deleteTree(dir);
+  }
+
+  /** A server's answer to a plain request of a test. */
+  public record Answer(int status, String body) {}
+
+  private static final java.net.http.HttpClient CLIENT =
+      java.net.http.HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  /**
+   * {@code method url} without a body, with {@code headers}, waiting up to 60 s; fails naming the
+   * URL when nothing answers.
+   */
+  public static Answer request(String method, String url, java.util.Map<String, String> headers) {
+    java.net.http.HttpRequest.Builder b = java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+        .timeout(Duration.ofSeconds(60)).method(method, java.net.http.HttpRequest.BodyPublishers.noBody());
+    headers.forEach(b::header);
+    try {
+      java.net.http.HttpResponse<String> r = CLIENT.send(b.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+      return new Answer(r.statusCode(), r.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Nothing answered " + method + " " + url + ": " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * The bytes of the regular files under {@code dir} that {@code which} takes (0 when {@code dir}
+   * does not exist); a file removed while the tree is walked (a part merged away) counts 0.
+   */
+  public static long fileBytes(Path dir, java.util.function.Predicate<Path> which) {
+    if (!Files.isDirectory(dir)) {
+      return 0;
+    }
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).filter(which).mapToLong(p -> p.toFile().length()).sum();
+    } catch (IOException | UncheckedIOException e) {
+      throw new IllegalStateException("The files under " + dir + " could not be read: " + e, e);
+    }
   }
 
   /** Deletes {@code dir} and everything under it, as far as it can. */
