@@ -2,7 +2,6 @@ package io.logbench.sink.elasticsearch;
 
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
-import io.logbench.http.HttpTransport;
 import io.logbench.http.TlsSettings;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
@@ -11,8 +10,7 @@ import io.logbench.sink.elasticsearch.internal.BulkClassifier;
 import io.logbench.sink.elasticsearch.internal.BulkEncoder;
 import java.io.IOException;
 import java.net.URI;
-import io.logbench.sink.http.BodyPool;
-import io.logbench.sink.http.FutureAnswer;
+import io.logbench.sink.http.HttpPushSender;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.BitSet;
@@ -38,20 +36,23 @@ public final class ElasticsearchSender implements BatchSender {
 
   private final URI bulkUri;
   private final boolean basicAuth;
-  private final HttpTransport transport;
-  private final HttpTransport.Endpoint bulk;
-  private final BulkEncoder encoder;
-  private final BodyPool bodies = new BodyPool(64 * 1024);
+  private final HttpPushSender push;
 
   private ElasticsearchSender(Builder b) {
     String query = b.refresh == Refresh.WAIT_FOR ? "?refresh=wait_for" : "";
     this.bulkUri = URI.create(b.url + "/_bulk" + query);
     this.basicAuth = b.authorization != null;
-    this.encoder = new BulkEncoder(b.index, b.streams, b.runId);
-    this.transport = HttpTransport.open(HttpTransport.Settings.of(bulkUri, b.name)
-        .connectTimeout(DEFAULT_CONNECT_TIMEOUT).requestTimeout(b.requestTimeout).tls(b.tls));
-    this.bulk = transport.endpoint(bulkUri,
-        b.authorization == null ? Map.of() : Map.of("Authorization", b.authorization));
+    BulkEncoder encoder = new BulkEncoder(b.index, b.streams, b.runId);
+    this.push = HttpPushSender.builder(bulkUri, b.name)
+        .headers(b.authorization == null ? Map.of() : Map.of("Authorization", b.authorization))
+        .connectTimeout(DEFAULT_CONNECT_TIMEOUT).requestTimeout(b.requestTimeout).tls(b.tls)
+        .encoder((batch, lines, out) -> {
+          encoder.encode(batch, lines, out);
+          return "application/x-ndjson";
+        })
+        .classifier((batch, lines, status, body) -> BulkClassifier.classify(status, body, lines, batch.count()))
+        .failure((batch, lines, error) -> failed(error, lines))
+        .build();
   }
 
   public static Builder builder() {
@@ -60,9 +61,7 @@ public final class ElasticsearchSender implements BatchSender {
 
   @Override
   public CompletableFuture<SendResult> send(LineBatch batch) {
-    BitSet all = new BitSet(batch.count());
-    all.set(0, batch.count());
-    return send(batch, all);
+    return push.send(batch);
   }
 
   /**
@@ -70,17 +69,7 @@ public final class ElasticsearchSender implements BatchSender {
    * answer); line indexes in the result are those of {@code batch}.
    */
   public CompletableFuture<SendResult> send(LineBatch batch, BitSet lines) {
-    int batchSize = batch.count();
-    BitSet sent = (BitSet) lines.clone();
-    if (sent.isEmpty()) {
-      return CompletableFuture.completedFuture(SendResult.accepted(0, 0));
-    }
-    BodyPool.Body body = bodies.take();
-    encoder.encode(batch, sent, body.bytes());
-    FutureAnswer answer = new FutureAnswer(
-        (status, bytes) -> BulkClassifier.classify(status, bytes, sent, batchSize), error -> failed(error, sent));
-    bulk.post("application/x-ndjson", body, answer);
-    return answer.future();
+    return push.send(batch, lines);
   }
 
   private static SendResult failed(Throwable error, BitSet sent) {
@@ -94,12 +83,12 @@ public final class ElasticsearchSender implements BatchSender {
       // A bug, not a backend answer: let the caller see it.
       throw new CompletionException(cause);
     }
-    return new SendResult(SendResult.Kind.RETRYABLE, 0, 0, List.of(), sent, SendResult.bounded(detail));
+    return new SendResult(SendResult.Kind.RETRYABLE, 0, 0, List.of(), (BitSet) sent.clone(), SendResult.bounded(detail));
   }
 
   @Override
   public void close() {
-    transport.close();
+    push.close();
   }
 
   @Override

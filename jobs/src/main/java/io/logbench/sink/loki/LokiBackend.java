@@ -296,7 +296,7 @@ public record LokiBackend(
 
   @Override
   public BatchSender open(RunContext run) {
-    return new LokiSender(this, run);
+    return LokiSender.open(this, run);
   }
 
   /** A reader of the run's lines: the run's streams, and its id when it has one (unless {@code run_id: none}). */

@@ -1,80 +1,69 @@
 package io.logbench.sink.loki;
 
 import io.logbench.dataset.LineBatch;
-import io.logbench.sink.RunContext;
 import io.logbench.sink.BatchSender;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
-import io.logbench.sink.internal.JsonBytes;
 import io.logbench.sink.http.HttpAnswers;
+import io.logbench.sink.http.HttpPushSender;
+import io.logbench.sink.internal.JsonBytes;
 import io.logbench.sink.loki.internal.LokiJsonEncoder;
 import io.logbench.sink.loki.internal.LokiProtoEncoder;
 import io.logbench.sink.loki.internal.LokiPushErrors;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import io.logbench.http.HttpTransport;
-import io.logbench.sink.http.BodyPool;
-import io.logbench.sink.http.FutureAnswer;
-import java.net.URI;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.xerial.snappy.Snappy;
 
 /**
- * Pushes batches to Loki's {@code /loki/api/v1/push} over the backend's {@link HttpTransport}, as JSON
- * or as snappy-compressed protobuf, each entry with the run's id as structured metadata or each
- * stream with it as a label ({@link LokiBackend#runId}), and classifies the answer: 2xx
- * accepted; 400 naming rejected entries (too old, too far behind, too long) partial, since Loki
- * stores the other entries of the push; a 400 refusing structured metadata fatal, with the reason
- * {@code 400 structured metadata disallowed}; other 4xx fatal; 429, 5xx, I/O errors and timeouts
- * retryable.
+ * Loki's push over the HTTP skeleton ({@link HttpPushSender}): batches to {@code
+ * /loki/api/v1/push} as JSON or as snappy-compressed protobuf, each entry with the run's id as
+ * structured metadata or each stream with it as a label ({@link LokiBackend#runId}), and the
+ * answer classified: 2xx accepted; 400 naming rejected entries (too old, too far behind, too
+ * long) partial, since Loki stores the other entries of the push; a 400 refusing structured
+ * metadata fatal, with the reason {@code 400 structured metadata disallowed}; other 4xx fatal;
+ * 429, 5xx, I/O errors and timeouts retryable.
  */
-public final class LokiSender implements BatchSender {
+final class LokiSender {
 
   /** What Loki answers (400) to structured metadata it does not allow. */
   static final String STRUCTURED_METADATA_DISALLOWED = "includes structured metadata, but this feature is disallowed";
 
-  private final HttpTransport transport;
-  private final HttpTransport.Endpoint push;
   private final LokiJsonEncoder json;
   private final LokiProtoEncoder proto;
   /** The protobuf before compression; only the delivery thread uses it. */
   private final JsonBytes raw = new JsonBytes(64 * 1024);
-  private final BodyPool bodies = new BodyPool(64 * 1024);
 
-  LokiSender(LokiBackend spec, RunContext run) {
+  private LokiSender(LokiBackend spec, RunContext run) {
     List<Map<String, String>> labels = spec.streamLabels(run);
     String metadata = spec.runMetadata(run);
     this.json = spec.format() == LokiBackend.Format.JSON ? new LokiJsonEncoder(labels, metadata) : null;
     this.proto = spec.format() == LokiBackend.Format.PROTOBUF ? new LokiProtoEncoder(labels, metadata) : null;
-    URI uri = spec.pushUri();
-    this.transport = HttpTransport.open(HttpTransport.Settings.of(uri, "backend " + spec.name())
-        .connectTimeout(spec.timeout()).requestTimeout(spec.timeout()).tls(spec.tls()));
-    this.push = transport.endpoint(uri, spec.requestHeaders());
   }
 
-  @Override
-  public CompletableFuture<SendResult> send(LineBatch batch) {
-    int lines = batch.count();
-    if (lines == 0) {
-      return CompletableFuture.completedFuture(SendResult.accepted(0, 0));
-    }
-    BodyPool.Body body = bodies.take();
-    String contentType;
+  /** A sender of {@code run}'s batches to {@code spec}'s Loki. */
+  static BatchSender open(LokiBackend spec, RunContext run) {
+    LokiSender encoders = new LokiSender(spec, run);
+    return HttpPushSender.builder(spec.pushUri(), "backend " + spec.name()).headers(spec.requestHeaders())
+        .connectTimeout(spec.timeout()).requestTimeout(spec.timeout()).tls(spec.tls())
+        .encoder(encoders::encode)
+        .classifier((batch, lines, status, body) -> classify(batch, status, body))
+        .build();
+  }
+
+  /** Encodes the whole of {@code batch} (Loki's answers never name lines to send again). */
+  private String encode(LineBatch batch, BitSet lines, JsonBytes out) {
     if (json != null) {
-      json.encode(batch, body.bytes());
-      contentType = "application/json";
-    } else {
-      proto.encode(batch, raw);
-      compress(raw, body.bytes());
-      // Loki reads a raw snappy block for protobuf, so no Content-Encoding header.
-      contentType = "application/x-protobuf";
+      json.encode(batch, out);
+      return "application/json";
     }
-    FutureAnswer answer = new FutureAnswer(lines, (status, bytes) -> classify(batch, status, bytes));
-    push.post(contentType, body, answer);
-    return answer.future();
+    proto.encode(batch, raw);
+    compress(raw, out);
+    // Loki reads a raw snappy block for protobuf, so no Content-Encoding header.
+    return "application/x-protobuf";
   }
-
   /** Snappy-compresses {@code raw} into {@code out} (cleared first) as one raw block. */
   private static void compress(JsonBytes raw, JsonBytes out) {
     try {
@@ -107,10 +96,5 @@ public final class LokiSender implements BatchSender {
       }
     }
     return HttpAnswers.byStatus(lines, status, body);
-  }
-
-  @Override
-  public void close() {
-    transport.close();
   }
 }

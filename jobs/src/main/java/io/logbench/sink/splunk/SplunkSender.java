@@ -4,7 +4,7 @@ import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.StreamCatalog;
 import io.logbench.http.HttpTransport;
 import io.logbench.http.TlsSettings;
-import io.logbench.sink.http.BodyPool;
+import io.logbench.sink.http.HttpPushSender;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.splunk.internal.AckPoller;
@@ -40,23 +40,30 @@ public final class SplunkSender implements BatchSender {
 
   private final URI eventUri;
   private final String channel;
-  private final HttpTransport transport;
-  private final HttpTransport.Endpoint events;
-  private final HecEncoder encoder;
-  private final BodyPool bodies = new BodyPool(64 * 1024);
+  private final HttpPushSender push;
   private final AckPoller acks;
 
   private SplunkSender(Builder b) {
     this.eventUri = URI.create(b.url + "/services/collector/event");
     String authorization = "Splunk " + b.token;
     this.channel = b.ack ? b.channel : null;
-    this.encoder = new HecEncoder(b.streams, b.host, b.source, b.sourcetype, b.index, b.runId);
-    this.transport = HttpTransport.open(HttpTransport.Settings.of(eventUri, b.name)
-        .connectTimeout(DEFAULT_CONNECT_TIMEOUT).requestTimeout(b.requestTimeout).tls(b.tls));
-    this.events = transport.endpoint(eventUri, channel == null
-        ? Map.of("Authorization", authorization)
-        : Map.of("Authorization", authorization, "X-Splunk-Request-Channel", channel));
+    HecEncoder encoder = new HecEncoder(b.streams, b.host, b.source, b.sourcetype, b.index, b.runId);
+    // the ack poller asks the same server over the same connections
+    HttpTransport transport = HttpPushSender.transport(eventUri, b.name, DEFAULT_CONNECT_TIMEOUT, b.requestTimeout,
+        b.tls);
     this.acks = b.ack ? new AckPoller(transport, b.url, authorization, channel, b.ackTimeout, b.ackPoll) : null;
+    this.push = HttpPushSender.builder(eventUri, b.name).transport(transport)
+        .headers(channel == null
+            ? Map.of("Authorization", authorization)
+            : Map.of("Authorization", authorization, "X-Splunk-Request-Channel", channel))
+        .encoder((batch, lines, out) -> {
+          encoder.encode(batch, out);
+          return "application/json";
+        })
+        .reader((batch, lines, status, body, result) -> answered(status, body, batch.count(), result))
+        .failure((batch, lines, error) -> failed(error, batch.count()))
+        .onClose(acks == null ? null : acks::close)
+        .build();
   }
 
   public static Builder builder() {
@@ -70,29 +77,7 @@ public final class SplunkSender implements BatchSender {
 
   @Override
   public CompletableFuture<SendResult> send(LineBatch batch) {
-    int lines = batch.count();
-    if (lines == 0) {
-      return CompletableFuture.completedFuture(SendResult.accepted(0, 0));
-    }
-    BodyPool.Body body = bodies.take();
-    encoder.encode(batch, body.bytes());
-    CompletableFuture<SendResult> result = new CompletableFuture<>();
-    events.post("application/json", body, new HttpTransport.Answer() {
-      @Override
-      public void answered(int status, byte[] answer) {
-        try {
-          SplunkSender.this.answered(status, answer, lines, result);
-        } catch (RuntimeException e) {
-          result.completeExceptionally(e);
-        }
-      }
-
-      @Override
-      public void failed(Throwable error) {
-        result.complete(SplunkSender.failed(error, lines));
-      }
-    });
-    return result;
+    return push.send(batch);
   }
 
   /** Completes {@code result} from HEC's answer, or hands it to the ack poller. */
@@ -133,10 +118,7 @@ public final class SplunkSender implements BatchSender {
 
   @Override
   public void close() {
-    if (acks != null) {
-      acks.close();
-    }
-    transport.close();
+    push.close();
   }
 
   @Override

@@ -184,7 +184,7 @@ public record VictoriaLogsBackend(
 
   @Override
   public BatchSender open(RunContext run) {
-    return new VictoriaLogsSender(this, run);
+    return VictoriaLogsSender.open(this, run);
   }
 
   /** A reader of the run's rows: the run's streams, and its id when it has one. */

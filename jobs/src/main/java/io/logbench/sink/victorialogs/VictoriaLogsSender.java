@@ -1,49 +1,33 @@
 package io.logbench.sink.victorialogs;
 
-import io.logbench.dataset.LineBatch;
-import io.logbench.sink.RunContext;
 import io.logbench.sink.BatchSender;
+import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
 import io.logbench.sink.http.HttpAnswers;
+import io.logbench.sink.http.HttpPushSender;
 import io.logbench.sink.victorialogs.internal.JsonLineEncoder;
-import io.logbench.http.HttpTransport;
-import io.logbench.sink.http.BodyPool;
-import io.logbench.sink.http.FutureAnswer;
-import java.net.URI;
-import java.util.concurrent.CompletableFuture;
 
 /**
- * Pushes batches to VictoriaLogs' {@code /insert/jsonline} over the backend's {@link HttpTransport} and
- * classifies the answer: 2xx accepted (VictoriaLogs also answers 200 for rows it drops outside
- * its retention; see {@link VictoriaLogsBackend#warnings}), 429, 5xx, I/O errors and timeouts
- * retryable, other statuses fatal.
+ * VictoriaLogs' insert over the HTTP skeleton ({@link HttpPushSender}): batches to {@code
+ * /insert/jsonline} as JSON lines, and the answer classified: 2xx accepted (VictoriaLogs also
+ * answers 200 for rows it drops outside its retention; see {@link VictoriaLogsBackend#warnings}),
+ * 429, 5xx, I/O errors and timeouts retryable, other statuses fatal.
  */
-public final class VictoriaLogsSender implements BatchSender {
+final class VictoriaLogsSender {
 
-  private final HttpTransport transport;
-  private final HttpTransport.Endpoint insert;
-  private final JsonLineEncoder encoder;
-  private final BodyPool bodies = new BodyPool(64 * 1024);
+  private VictoriaLogsSender() {}
 
-  VictoriaLogsSender(VictoriaLogsBackend spec, RunContext run) {
-    URI uri = spec.insertUri(run.streams());
-    this.encoder = new JsonLineEncoder(run.streams(), run.runId());
-    this.transport = HttpTransport.open(HttpTransport.Settings.of(uri, "backend " + spec.name())
-        .connectTimeout(spec.timeout()).requestTimeout(spec.timeout()).tls(spec.tls()));
-    this.insert = transport.endpoint(uri, spec.requestHeaders());
-  }
-
-  @Override
-  public CompletableFuture<SendResult> send(LineBatch batch) {
-    int lines = batch.count();
-    if (lines == 0) {
-      return CompletableFuture.completedFuture(SendResult.accepted(0, 0));
-    }
-    BodyPool.Body body = bodies.take();
-    encoder.encode(batch, body.bytes());
-    FutureAnswer answer = new FutureAnswer(lines, (status, bytes) -> classify(lines, status, bytes));
-    insert.post("application/stream+json", body, answer);
-    return answer.future();
+  /** A sender of {@code run}'s batches to {@code spec}'s VictoriaLogs. */
+  static BatchSender open(VictoriaLogsBackend spec, RunContext run) {
+    JsonLineEncoder encoder = new JsonLineEncoder(run.streams(), run.runId());
+    return HttpPushSender.builder(spec.insertUri(run.streams()), "backend " + spec.name())
+        .headers(spec.requestHeaders()).connectTimeout(spec.timeout()).requestTimeout(spec.timeout()).tls(spec.tls())
+        .encoder((batch, lines, out) -> {
+          encoder.encode(batch, out);
+          return "application/stream+json";
+        })
+        .classifier((batch, lines, status, body) -> classify(batch.count(), status, body))
+        .build();
   }
 
   static SendResult classify(int lines, int status, byte[] body) {
@@ -51,10 +35,5 @@ public final class VictoriaLogsSender implements BatchSender {
       return SendResult.accepted(lines, status);
     }
     return HttpAnswers.byStatus(lines, status, body);
-  }
-
-  @Override
-  public void close() {
-    transport.close();
   }
 }
