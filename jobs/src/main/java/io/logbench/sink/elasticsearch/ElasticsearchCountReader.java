@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbench.count.CountReader;
 import io.logbench.count.internal.CountQueries;
+import io.logbench.count.internal.ReaderSettings;
 import io.logbench.count.internal.WindowRange;
 import io.logbench.http.TlsSettings;
 import io.logbench.sink.RunContext;
@@ -61,15 +62,15 @@ public final class ElasticsearchCountReader implements CountReader {
   private final EsRequests requests;
 
   private ElasticsearchCountReader(Builder b) {
-    this.url = b.url;
-    this.index = b.index;
-    this.runId = b.runId;
+    this.url = b.url();
+    this.index = b.index();
+    this.runId = b.runId();
     this.authorization = b.authorization;
-    this.maxBuckets = b.maxBuckets;
+    this.maxBuckets = b.maxBuckets();
     this.forceRefresh = b.refresh;
     this.http =
-        new CountQueries("Elasticsearch at " + b.url, "elasticsearch-count", b.connectTimeout, b.requestTimeout,
-            Map.of(), b.tls);
+        new CountQueries("Elasticsearch at " + b.url(), "elasticsearch-count", b.connectTimeout(), b.requestTimeout(),
+            Map.of(), b.tls());
     this.requests = new EsRequests(http, url, index, authorization);
   }
 
@@ -244,50 +245,17 @@ public final class ElasticsearchCountReader implements CountReader {
   }
 
   /** Settings of a reader; {@code url} is required. */
-  public static final class Builder {
-    private String url;
-    private String index = ElasticsearchBackend.DEFAULT_INDEX;
-    private String runId;
+  public static final class Builder extends ReaderSettings<Builder> {
     private String authorization;
-    private int maxBuckets = DEFAULT_MAX_BUCKETS;
-    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
-    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
     private boolean refresh = true;
-    private TlsSettings tls = TlsSettings.DEFAULT;
 
-    private Builder() {}
-
-    /** Base URL, e.g. {@code http://127.0.0.1:9200}. */
-    public Builder url(String url) {
-      this.url = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-      return this;
-    }
-
-    public Builder index(String index) {
-      this.index = index;
-      return this;
-    }
-
-    /** Counts only documents whose {@code logbench_run} is {@code runId}; null (default) counts all. */
-    public Builder runId(String runId) {
-      this.runId = runId;
-      return this;
+    private Builder() {
+      super(ElasticsearchBackend.DEFAULT_INDEX, DEFAULT_MAX_BUCKETS, DEFAULT_REQUEST_TIMEOUT, DEFAULT_CONNECT_TIMEOUT);
     }
 
     /** The full {@code Authorization} header value (a secret: never logged or shown). */
     public Builder authorization(String authorization) {
       this.authorization = authorization;
-      return this;
-    }
-
-    /** Most histogram buckets (windows) per search request. */
-    public Builder maxBuckets(int maxBuckets) {
-      this.maxBuckets = maxBuckets;
-      return this;
-    }
-
-    public Builder requestTimeout(Duration requestTimeout) {
-      this.requestTimeout = requestTimeout;
       return this;
     }
 
@@ -300,27 +268,9 @@ public final class ElasticsearchCountReader implements CountReader {
       return this;
     }
 
-    public Builder connectTimeout(Duration connectTimeout) {
-      this.connectTimeout = connectTimeout;
-      return this;
-    }
-
-    /** How https servers are trusted: the backend's {@code tls} block (default: the JDK's CAs). */
-    public Builder tls(TlsSettings tls) {
-      this.tls = tls;
-      return this;
-    }
-
     public ElasticsearchCountReader build() {
-      Objects.requireNonNull(url, "The url of an Elasticsearch count reader is required.");
+      check("an Elasticsearch count reader", 65_535, "search.max_buckets");
       Objects.requireNonNull(index, "The index of an Elasticsearch count reader is required.");
-      if (maxBuckets < 1 || maxBuckets > 65_535) {
-        throw new IllegalArgumentException(
-            "The buckets per request must be between 1 and 65535 (search.max_buckets), got " + maxBuckets + ".");
-      }
-      if (requestTimeout.isNegative() || requestTimeout.isZero() || connectTimeout.isNegative() || connectTimeout.isZero()) {
-        throw new IllegalArgumentException("The request and connect timeouts must be positive.");
-      }
       return new ElasticsearchCountReader(this);
     }
   }

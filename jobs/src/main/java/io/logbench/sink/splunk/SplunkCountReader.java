@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.logbench.count.CountReader;
 import io.logbench.count.internal.CountQueries;
+import io.logbench.count.internal.ReaderSettings;
 import io.logbench.count.internal.CountQueries.Answer;
 import io.logbench.count.internal.WindowRange;
 import io.logbench.http.TlsSettings;
@@ -59,14 +60,14 @@ public final class SplunkCountReader implements CountReader {
   private final CountQueries http;
 
   private SplunkCountReader(Builder b) {
-    this.url = b.url;
-    this.index = b.index;
-    this.runId = b.runId;
+    this.url = b.url();
+    this.index = b.index();
+    this.runId = b.runId();
     this.user = b.user;
     this.authorization = b.authorization;
-    this.maxBuckets = b.maxBuckets;
+    this.maxBuckets = b.maxBuckets();
     this.http = new CountQueries(
-        "Splunk search at " + b.url, "splunk-count", b.connectTimeout, b.requestTimeout, Map.of(), b.tls);
+        "Splunk search at " + b.url(), "splunk-count", b.connectTimeout(), b.requestTimeout(), Map.of(), b.tls());
   }
 
   public static Builder builder() {
@@ -244,34 +245,18 @@ public final class SplunkCountReader implements CountReader {
   }
 
   /** Settings of a reader; {@code url} and the credentials are required. */
-  public static final class Builder {
-    private String url;
-    private String index = DEFAULT_INDEX;
-    private String runId;
+  public static final class Builder extends ReaderSettings<Builder> {
     private String user;
     private String authorization;
-    private int maxBuckets = DEFAULT_MAX_BUCKETS;
-    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
-    private Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
-    private TlsSettings tls = TlsSettings.DEFAULT;
 
-    private Builder() {}
+    private Builder() {
+      super(DEFAULT_INDEX, DEFAULT_MAX_BUCKETS, DEFAULT_REQUEST_TIMEOUT, DEFAULT_CONNECT_TIMEOUT);
+    }
 
     /** The management (REST) base URL, e.g. {@code https://splunk:8089}. */
+    @Override
     public Builder url(String url) {
-      this.url = url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
-      return this;
-    }
-
-    public Builder index(String index) {
-      this.index = index;
-      return this;
-    }
-
-    /** Counts only events whose indexed field {@code logbench_run} is {@code runId}; null (default) counts all. */
-    public Builder runId(String runId) {
-      this.runId = runId;
-      return this;
+      return super.url(url);
     }
 
     /** Basic-auth credentials of the searches (the password is kept only inside the header). */
@@ -282,40 +267,16 @@ public final class SplunkCountReader implements CountReader {
       return this;
     }
 
-    /** Most {@code tstats} buckets one search may answer. */
-    public Builder maxBuckets(int maxBuckets) {
-      this.maxBuckets = maxBuckets;
-      return this;
-    }
-
-    public Builder requestTimeout(Duration requestTimeout) {
-      this.requestTimeout = requestTimeout;
-      return this;
-    }
-
-    public Builder connectTimeout(Duration connectTimeout) {
-      this.connectTimeout = connectTimeout;
-      return this;
-    }
-
-    /** How https servers are trusted: the backend's {@code tls} block (default: the JDK's CAs). */
-    public Builder tls(TlsSettings tls) {
-      this.tls = tls;
-      return this;
-    }
-
     public SplunkCountReader build() {
       Objects.requireNonNull(url, "The search URL of a Splunk count reader is required.");
       Objects.requireNonNull(authorization, "The search credentials of a Splunk count reader are required.");
+      check("a Splunk count reader", Integer.MAX_VALUE, null);
       if (index == null || !index.matches("[A-Za-z0-9_][A-Za-z0-9_-]*")) {
         throw new IllegalArgumentException("The Splunk index " + index + " is not a valid index name.");
       }
       if (runId != null && !RunContext.RUN_ID.matcher(runId).matches()) {
         // it goes into the search unquoted
         throw new IllegalArgumentException("The run id " + runId + " is not a valid run id.");
-      }
-      if (maxBuckets < 1) {
-        throw new IllegalArgumentException("The buckets per search must be positive, got " + maxBuckets + ".");
       }
       return new SplunkCountReader(this);
     }
