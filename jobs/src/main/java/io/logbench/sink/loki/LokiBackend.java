@@ -300,6 +300,18 @@ public record LokiBackend(
   }
 
   /** A reader of the run's lines: the run's streams, and its id when it has one (unless {@code run_id: none}). */
+  /** Counts behind a pipeline's write by the run and sequence ids in the lines ({@link LokiSeqCounter}). */
+  @Override
+  public io.logbench.count.SeqCounter openSeqCounter(RunContext run) {
+    return new LokiSeqCounter(this, run.runId());
+  }
+
+  @Override
+  public String seqCountUnavailable() {
+    return labels.isEmpty() ? "a loki block behind a write selects the agent's streams by its labels, and has none"
+        + " (such as labels: {job: fluent-bit})" : null;
+  }
+
   @Override
   public LokiCountReader openCounter(RunContext run) {
     return new LokiCountReader(this, run);

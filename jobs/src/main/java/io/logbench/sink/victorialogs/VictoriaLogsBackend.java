@@ -193,6 +193,17 @@ public record VictoriaLogsBackend(
     return new VictoriaLogsCountReader(this, run);
   }
 
+  /** Counts behind a pipeline's write by the run and sequence ids in the lines ({@link VictoriaLogsSeqCounter}). */
+  @Override
+  public io.logbench.count.SeqCounter openSeqCounter(RunContext run) {
+    return new VictoriaLogsSeqCounter(this, run.runId());
+  }
+
+  @Override
+  public String seqCountUnavailable() {
+    return null;
+  }
+
   /** Searches in LogsQL, {@code stats by (_time:<step>, <key>) count()}, the run's rows only. */
   @Override
   public VictoriaLogsSearch openSearch(RunContext run) {
