@@ -89,11 +89,8 @@ public final class Writes {
       }
     }
     Duration lag = block.duration("lag", PipelineSpec.DEFAULT_LAG, false);
-    ObjectNode own = ((ObjectNode) block.raw()).deepCopy();
-    COUNT_KEYS.forEach(own::remove);
-    BackendConfig count = parser.apply(new ConfigNode(own, block.path()));
     JsonNode w = block.raw().get("write");
-    BackendConfig write;
+    BackendConfig write = null;
     if (w.isTextual()) {
       write = byName.get(w.asText());
       if (write == null) {
@@ -103,7 +100,14 @@ public final class Writes {
             : "the name of an entry of the run file's writes: list (" + String.join(", ", byName.keySet()) + ")");
       }
       named.add(write.name());
-    } else if (w.isObject()) {
+    } else if (!w.isObject()) {
+      throw block.invalid("write", w.toString(), "the name of an entry of writes: or an inline write block"
+          + " such as {kind: file, path: app.log}");
+    }
+    ObjectNode own = ((ObjectNode) block.raw()).deepCopy();
+    COUNT_KEYS.forEach(own::remove);
+    BackendConfig count = parser.apply(new ConfigNode(own, block.path()));
+    if (write == null) {
       ObjectNode inline = ((ObjectNode) w).deepCopy();
       if (!inline.has("name")) {
         inline.put("name", count.name()); // one count: the write goes by the block's name
@@ -116,9 +120,6 @@ public final class Writes {
         throw new ConfigException(block.path() + ".write.name: \"" + write.name() + "\" is the name of "
             + paths.get(write.name()) + "; give the inline write a name of its own.");
       }
-    } else {
-      throw block.invalid("write", w.toString(), "the name of an entry of writes: or an inline write block"
-          + " such as {kind: file, path: app.log}");
     }
     if (count.spec().write() != null) {
       throw new IllegalStateException("Backend " + count.name() + " has a write already.");

@@ -11,7 +11,9 @@ import io.logbench.sink.files.FilesBackend;
 import io.logbench.sink.kafka.KafkaBackend;
 import io.logbench.sink.logfile.LogFileBackend;
 import io.logbench.sink.loki.LokiBackend;
+import io.logbench.sink.otlp.OtlpBackend;
 import io.logbench.sink.splunk.SplunkBackend;
+import io.logbench.sink.syslog.SyslogBackend;
 import io.logbench.sink.victorialogs.VictoriaLogsBackend;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,7 +36,9 @@ public final class Backends {
       SplunkBackend.TYPE,
       KafkaBackend.TYPE,
       FilesBackend.TYPE,
-      LogFileBackend.TYPE);
+      LogFileBackend.TYPE,
+      SyslogBackend.TYPE,
+      OtlpBackend.TYPE);
 
   private static final Map<String, BackendType> BY_KIND = byKind();
 
