@@ -34,4 +34,16 @@ public interface SeqCounter extends AutoCloseable {
 
   @Override
   void close();
+
+  /**
+   * {@code runId}, which a counter by sequence id needs (it recognises the run's lines by it);
+   * fails naming {@code backend} without one.
+   */
+  static String requireRun(String backend, String runId) {
+    if (runId == null) {
+      throw new IllegalArgumentException("Backend " + backend + " counts a pipeline's lines by their run id,"
+          + " which the run has none of.");
+    }
+    return runId;
+  }
 }

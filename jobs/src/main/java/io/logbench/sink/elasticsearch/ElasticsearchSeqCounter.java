@@ -37,10 +37,7 @@ final class ElasticsearchSeqCounter implements SeqCounter {
   private final EsRequests requests;
 
   ElasticsearchSeqCounter(ElasticsearchBackend spec, String runId, String authorization) {
-    if (runId == null) {
-      throw new IllegalArgumentException("Backend " + spec.name() + " counts a pipeline's lines by their run id,"
-          + " which the run has none of.");
-    }
+    SeqCounter.requireRun(spec.name(), runId);
     this.index = spec.index();
     this.runId = runId;
     this.http = new CountQueries("Elasticsearch at " + spec.url(), "elasticsearch-seq", spec.timeout(),

@@ -39,10 +39,7 @@ final class LokiSeqCounter implements SeqCounter {
   private final CountQueries http;
 
   LokiSeqCounter(LokiBackend spec, String runId) {
-    if (runId == null) {
-      throw new IllegalArgumentException("Backend " + spec.name() + " counts a pipeline's lines by their run id,"
-          + " which the run has none of.");
-    }
+    SeqCounter.requireRun(spec.name(), runId);
     if (spec.labels().isEmpty()) {
       throw new IllegalArgumentException("Backend " + spec.name() + " counts what an agent delivered to Loki and"
           + " needs labels: the labels the agent puts on its streams (such as {job: fluent-bit}).");

@@ -36,10 +36,7 @@ final class VictoriaLogsSeqCounter implements SeqCounter {
   private final CountQueries http;
 
   VictoriaLogsSeqCounter(VictoriaLogsBackend spec, String runId) {
-    if (runId == null) {
-      throw new IllegalArgumentException("Backend " + spec.name() + " counts a pipeline's lines by their run id,"
-          + " which the run has none of.");
-    }
+    SeqCounter.requireRun(spec.name(), runId);
     this.spec = spec;
     this.runId = runId;
     this.http = new CountQueries("VictoriaLogs backend '" + spec.name() + "'", "victorialogs-seq", spec.timeout(),
