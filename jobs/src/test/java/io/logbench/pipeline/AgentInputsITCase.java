@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The syslog and OTLP write kinds through the real Fluent Bit's {@code syslog} input (RFC 5424,
  * TCP with octet counting and UDP, its own {@code syslog-rfc5424} parser) and {@code opentelemetry}
  * input, each input shipped to the real VictoriaLogs ({@code http} output, a tenant per input) and
- * the real Loki ({@code loki} output, a {@code job} label per input), and OTLP direct to Loki's
+ * the real Loki ({@code loki} output, a {@code job} label per input); logbench's HEC sender as a
+ * write into its {@code splunk} input, shipped to VictoriaLogs; and OTLP direct to Loki's
  * {@code /otlp/v1/logs} and VictoriaLogs' {@code /insert/opentelemetry/v1/logs} ({@code format:
  * otlp}): one bounded run (20 s at 20 lines/s, 5 s windows) writes each write once, and every
  * window of all eight count blocks is OK. About 40 s besides the servers' start.
@@ -56,6 +57,10 @@ class AgentInputsITCase {
     int tcp = FluentBit.freePort();
     int udp = FluentBit.freePort();
     int otlp = FluentBit.freePort();
+    int hec = FluentBit.freePort();
+    String hecAccount = VictoriaLogsServer.tenant();
+    Path token = dir.resolve("hec-token");
+    Files.writeString(token, "pipeline-hec-token\n");
     List<String> tags = List.of("stcp", "sudp", "otel");
     List<String> accounts = List.of(VictoriaLogsServer.tenant(), VictoriaLogsServer.tenant(),
         VictoriaLogsServer.tenant());
@@ -109,10 +114,26 @@ class AgentInputsITCase {
         "      tag_from_uri: false",
         "      listen: 127.0.0.1",
         "      port: " + otlp,
+        "    - name: splunk",
+        "      tag: hec",
+        "      listen: 127.0.0.1",
+        "      port: " + hec,
+        "      splunk_token: pipeline-hec-token",
         "  outputs:",
-        String.join("\n", outputs)));
+        String.join("\n", outputs),
+        // the splunk input keeps each event's line in event
+        "    - name: http",
+        "      match: hec",
+        "      host: 127.0.0.1",
+        "      port: " + vlUri.getPort(),
+        "      uri: /insert/jsonline?_msg_field=event&_time_field=date",
+        "      format: json_lines",
+        "      json_date_key: date",
+        "      json_date_format: iso8601",
+        "      header: AccountID " + hecAccount));
     fb.awaitListening(tcp);
     fb.awaitListening(otlp);
+    fb.awaitListening(hec);
     Path runDir = dir.resolve("run");
     Path config = dir.resolve("inputs.yaml");
     String lokiBlock = "{kind: loki, url: '" + loki.url() + "', tenant: " + tenant;
@@ -132,6 +153,7 @@ class AgentInputsITCase {
         "  - {name: syslog-tcp, kind: syslog, address: '127.0.0.1:" + tcp + "'}",
         "  - {name: syslog-udp, kind: syslog, address: '127.0.0.1:" + udp + "', transport: udp}",
         "  - {name: otlp, kind: otlp, url: 'http://127.0.0.1:" + otlp + "'}",
+        "  - {name: hec, kind: splunk, url: 'http://127.0.0.1:" + hec + "', token_file: '" + token + "', ack: false}",
         "backends:",
         "  - " + lokiBlock + ", name: loki-syslog-tcp, labels: {job: stcp}, write: syslog-tcp}",
         "  - " + vlBlock + ", name: vl-syslog-tcp, account_id: " + accounts.get(0) + ", write: syslog-tcp}",
@@ -139,6 +161,7 @@ class AgentInputsITCase {
         "  - " + vlBlock + ", name: vl-syslog-udp, account_id: " + accounts.get(1) + ", write: syslog-udp}",
         "  - " + lokiBlock + ", name: loki-otlp, labels: {job: otel}, write: otlp}",
         "  - " + vlBlock + ", name: vl-otlp, account_id: " + accounts.get(2) + ", write: otlp}",
+        "  - " + vlBlock + ", name: vl-hec, account_id: " + hecAccount + ", write: hec}",
         "  - {kind: loki, name: loki-direct, url: '" + loki.url() + "', tenant: " + direct + ", format: otlp}",
         "  - " + vlBlock + ", name: vl-direct, account_id: " + VictoriaLogsServer.tenant() + ", format: otlp}",
         ""));
@@ -155,7 +178,7 @@ class AgentInputsITCase {
     assertThat(v.code()).as("%s%n%s%n%s", v.out(), v.err(), fb.log()).isZero();
     CsvTable verdicts = CsvTable.read(runDir.resolve("verdicts.csv"));
     List<String> names = List.of("loki-syslog-tcp", "vl-syslog-tcp", "loki-syslog-udp", "vl-syslog-udp", "loki-otlp",
-        "vl-otlp", "loki-direct", "vl-direct");
+        "vl-otlp", "vl-hec", "loki-direct", "vl-direct");
     for (String name : names) {
       List<List<String>> rows = verdicts.rows().stream().filter(r -> verdicts.get(r, "backend").equals(name)).toList();
       assertThat(rows).as(name).hasSizeGreaterThanOrEqualTo(4);
@@ -168,12 +191,12 @@ class AgentInputsITCase {
     }
   }
 
-  /** Whether each of Fluent Bit's six outputs has sent {@code lines} records. */
+  /** Whether each of Fluent Bit's seven outputs has sent {@code lines} records. */
   private static boolean shipped(JsonNode metrics, long lines) {
     int done = 0;
     for (JsonNode o : metrics.path("output")) {
       done += o.path("proc_records").asLong() >= lines ? 1 : 0;
     }
-    return done == 6;
+    return done == 7;
   }
 }
