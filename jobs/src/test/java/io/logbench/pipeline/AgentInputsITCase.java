@@ -148,7 +148,7 @@ class AgentInputsITCase {
         "zone: UTC",
         "parallelism: 1",
         "run: {dir: '" + runDir + "'}",
-        "visibility: {sample: 0}",
+        "visibility: {sample: 2, poll: 200ms, timeout: 30s}",
         "writes:",
         "  - {name: syslog-tcp, kind: syslog, address: '127.0.0.1:" + tcp + "'}",
         "  - {name: syslog-udp, kind: syslog, address: '127.0.0.1:" + udp + "', transport: udp}",
@@ -167,6 +167,14 @@ class AgentInputsITCase {
         ""));
     Printed g = Printed.run("generate", config.toString(), "--quiet");
     assertThat(g.code()).as("%s%n%s", g.out(), g.err()).isZero();
+    // write-to-visible through the agent: every sampled batch became countable at its count block
+    CsvTable ingest = CsvTable.read(runDir.resolve("ingest.csv"));
+    assertThat(ingest.rows()).hasSize(9);
+    for (List<String> row : ingest.rows()) {
+      assertThat(ingest.get(row, "sampled")).as("%s", row).isEqualTo("10");
+      assertThat(ingest.get(row, "visible")).as("%s", row).isEqualTo("10");
+      assertThat(ingest.get(row, "visible_from_ack_p50_ms")).as("%s", row).isNotEmpty();
+    }
     long lines = 20L * 20;
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (!shipped(fb.metrics(), lines)) {
