@@ -109,9 +109,11 @@ public record PipelineSpec(BackendSpec count, BackendConfig write, Duration lag)
         System::currentTimeMillis);
   }
 
+  /** None: the agent's records carry its own labels and fields, which the case study's searches do not know. */
   @Override
   public KeyedSearch openSearch(RunContext run) {
-    return count.openSearch(run);
+    throw new UnsupportedOperationException("Backend " + name() + " counts what an agent delivered from write "
+        + write.name() + "; its lines carry the agent's labels and fields, so it has no search by the dataset's.");
   }
 
   @Override
