@@ -111,10 +111,13 @@ final class QueryCommand implements Callable<Integer> {
     List<String> skipped = new ArrayList<>();
     try {
       for (BackendConfig b : config.backends()) {
-        if (b.spec().capabilities().countable()) {
+        if (b.spec().write() != null) {
+          // a pipeline's lines carry the agent's labels and fields, not the dataset's: nothing to compare
+          skipped.add(b.name() + " (behind write " + b.spec().write().name() + ")");
+        } else if (b.spec().capabilities().countable()) {
           targets.add(new QueryRunner.Target(b.name(), b.spec().openSearch(run)));
         } else {
-          skipped.add(b.name());
+          skipped.add(b.name() + " (nothing to search)");
         }
       }
     } catch (RuntimeException e) {
@@ -128,7 +131,7 @@ final class QueryCommand implements Callable<Integer> {
     err.printf(Locale.ROOT, "query: %d search(es) by %s on %s, %d run(s) each%s%s%n", searches.size(),
         String.join(" and ", keys), String.join(", ", targets.stream().map(QueryRunner.Target::backend).toList()),
         repeat, runId == null ? "" : ", run " + runId,
-        skipped.isEmpty() ? "" : " (skipped, nothing to search: " + String.join(", ", skipped) + ")");
+        skipped.isEmpty() ? "" : " (skipped: " + String.join(", ", skipped) + ")");
 
     out.printf("%-14s %-26s %-18s %9s %10s %7s %11s %11s %11s %8s%n", "backend", "language", "search", "buckets",
         "cells", "status", "cold ms", "median ms", "worst ms", "requests");

@@ -6,7 +6,7 @@ import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The I/O threads every {@link NettyTransport} of a JVM shares: one group, created by the first
+ * The I/O threads every {@link NettyTransport} (and the syslog write) of a JVM shares: one group, created by the first
  * transport that opens and shut down when the last one closes, so a task manager running many
  * tasks and backends still has a handful of HTTP threads, not one per sender or per request.
  *
@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * backend's answers moving while another's large bulk answer is parsed, and on a crowded machine
  * one thread's share of the CPU is not enough for every backend's tasks.
  */
-final class EventLoops {
+public final class EventLoops {
 
   private static EventLoopGroup group;
   private static int users;
@@ -23,7 +23,7 @@ final class EventLoops {
   private EventLoops() {}
 
   /** The shared group; pair each call with one {@link #release}. */
-  static synchronized EventLoopGroup acquire() {
+  public static synchronized EventLoopGroup acquire() {
     if (group == null) {
       group = new NioEventLoopGroup(threads(), new DefaultThreadFactory("logbench-http", true));
     }
@@ -32,7 +32,7 @@ final class EventLoops {
   }
 
   /** Gives the group back; the last user's release shuts its threads down. */
-  static synchronized void release() {
+  public static synchronized void release() {
     if (--users == 0) {
       group.shutdownGracefully(0, 2, TimeUnit.SECONDS);
       group = null;

@@ -245,12 +245,26 @@ public final class GenerateJob {
     RunContext run = new RunContext(runId, plan.dataset().streams(), plan.dataset(), plan.firstIndex(),
         plan.expectedCounts(runStartMillis));
     Map<String, DataStream<BatchOutcome>> out = new LinkedHashMap<>();
+    Map<String, DataStream<BatchOutcome>> written = new LinkedHashMap<>();
     for (BackendConfig b : backends) {
       String name = b.name();
-      DataStream<io.logbench.dataset.LineBatch> batches = batches(env, name, b.spec());
-      DataStream<BatchOutcome> outcomes = b.spec().deliver(batches,
-          new DeliveryContext(b.delivery(), run, grid, plan.schedule(), plan.config().zone(),
-              (spec, context, in) -> new DeliveryFunction(spec, context).restoresIn(replay).apply(in)));
+      BackendConfig through = b.spec().write();
+      DataStream<BatchOutcome> outcomes;
+      if (through == null) {
+        outcomes = deliver(env, b, run, grid, batches(env, name, b.spec()));
+      } else {
+        // a pipeline: its write is written once, with stamped lines, whatever counts behind it
+        DataStream<BatchOutcome> once = written.get(through.name());
+        if (once == null) {
+          once = deliver(env, through, run, grid, batches(env, through.name(), through.spec())
+              .map(new io.logbench.pipeline.StampedLines(runId)).name("stamp[" + through.name() + "]")
+              .uid("stamp-" + through.name()));
+          written.put(through.name(), once);
+        }
+        outcomes = through.name().equals(name) ? once
+            : once.map(new io.logbench.pipeline.CountedAs(name)).name("counted-as[" + name + "]")
+                .uid("counted-as-" + name);
+      }
       if (ledgerDir != null) {
         // a ledger per backend, so backends stay in separate failover regions
         long[] span = plan.span(runStartMillis);
@@ -280,6 +294,18 @@ public final class GenerateJob {
       out.put(name, outcomes);
     }
     return out;
+  }
+
+  /** {@code b}'s batches delivered under its delivery mode: one outcome per batch. */
+  private DataStream<BatchOutcome> deliver(StreamExecutionEnvironment env, BackendConfig b, RunContext run,
+      WindowGrid grid, DataStream<io.logbench.dataset.LineBatch> batches) {
+    return b.spec().deliver(batches, new DeliveryContext(b.delivery(), run, grid, plan.schedule(),
+        plan.config().zone(), (spec, context, in) -> new DeliveryFunction(spec, context).restoresIn(replay).apply(in)));
+  }
+
+  /** The name {@code b}'s lines are delivered under: its own, or its pipeline's write's. */
+  private static String deliveredAs(BackendConfig b) {
+    return b.spec().write() == null ? b.name() : b.spec().write().name();
   }
 
   /** The visibility sampling of backend {@code b}: its own keys over the run file's. */
@@ -399,13 +425,17 @@ public final class GenerateJob {
     }
     if (replay != null) {
       List<io.logbench.replay.RestoreRecord> records = replay.read();
-      for (BackendSummary summary : summaries) {
-        summary.replays(Replays.of(records, summary.backend()));
+      for (int i = 0; i < summaries.size(); i++) {
+        summaries.get(i).replays(Replays.of(records, deliveredAs(backends.get(i))));
       }
     }
     List<ThresholdBreach> breaches = new ArrayList<>();
+    java.util.Set<String> delivered = new java.util.HashSet<>();
     for (BackendConfig b : backends) {
-      Object v = result == null ? null : result.getAccumulatorResult(DeliveryFunction.BREACHES + b.name());
+      if (!delivered.add(deliveredAs(b))) {
+        continue; // a write counted by several blocks breached once
+      }
+      Object v = result == null ? null : result.getAccumulatorResult(DeliveryFunction.BREACHES + deliveredAs(b));
       if (v instanceof List<?> list) {
         for (Object o : list) {
           breaches.add((ThresholdBreach) o);

@@ -2,14 +2,18 @@ package io.logbench.plan;
 
 import io.logbench.config.ConfigException;
 import io.logbench.config.ConfigNode;
+import io.logbench.pipeline.Writes;
 import io.logbench.sink.BackendConfig;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.discard.DiscardBackend;
 import io.logbench.sink.elasticsearch.ElasticsearchBackend;
 import io.logbench.sink.files.FilesBackend;
 import io.logbench.sink.kafka.KafkaBackend;
+import io.logbench.sink.logfile.LogFileBackend;
 import io.logbench.sink.loki.LokiBackend;
+import io.logbench.sink.otlp.OtlpBackend;
 import io.logbench.sink.splunk.SplunkBackend;
+import io.logbench.sink.syslog.SyslogBackend;
 import io.logbench.sink.victorialogs.VictoriaLogsBackend;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +35,10 @@ public final class Backends {
       ElasticsearchBackend.TYPE,
       SplunkBackend.TYPE,
       KafkaBackend.TYPE,
-      FilesBackend.TYPE);
+      FilesBackend.TYPE,
+      LogFileBackend.TYPE,
+      SyslogBackend.TYPE,
+      OtlpBackend.TYPE);
 
   private static final Map<String, BackendType> BY_KIND = byKind();
 
@@ -47,6 +54,9 @@ public final class Backends {
     return m;
   }
 
+  /** The run file's list of pipelines' writes. */
+  public static final String WRITES = "writes";
+
   private Backends() {}
 
   /** Every kind name a run file may use, in registration order. */
@@ -60,12 +70,20 @@ public final class Backends {
     return BY_KIND.get(kind).parse(block);
   }
 
-  /** Reads the {@code backends} list of a run file; names must be unique. */
+  /**
+   * Reads the {@code backends} list of a run file, with the pipelines' {@code writes} list
+   * ({@link Writes}); names must be unique, and no backend may take a write's name.
+   */
   public static List<BackendConfig> parseList(ConfigNode top, String key) {
     List<BackendConfig> out = new ArrayList<>();
     Map<String, String> seen = new HashMap<>();
+    Writes writes = Writes.parse(top, WRITES, Backends::parse);
     for (ConfigNode block : top.mappings(key)) {
-      BackendConfig b = parse(block);
+      BackendConfig b = writes.backend(block);
+      if (writes.has(b.name())) {
+        throw new ConfigException(block.path() + ".name: backend name \"" + b.name() + "\" is the name of write "
+            + writes.path(b.name()) + "; give each backend and write a unique name.");
+      }
       String before = seen.putIfAbsent(b.name(), block.path());
       if (before != null) {
         throw new ConfigException(block.path() + ".name: backend name \"" + b.name()
@@ -73,6 +91,7 @@ public final class Backends {
       }
       out.add(b);
     }
+    writes.checkAllNamed();
     return List.copyOf(out);
   }
 }

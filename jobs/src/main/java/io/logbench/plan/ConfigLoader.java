@@ -142,7 +142,7 @@ public final class ConfigLoader {
     }
     ConfigNode top = new ConfigNode(root, "");
     top.allowOnly("name", "dataset", "schedule", "timestamps", "batch", "window", "zone", "parallelism", "run",
-        "backends", "visibility");
+        "backends", Backends.WRITES, "visibility");
 
     String name = top.string("name", defaultName);
     if (name == null || !name.matches("[A-Za-z0-9._-]+")) {

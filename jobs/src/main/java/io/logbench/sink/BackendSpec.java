@@ -1,6 +1,7 @@
 package io.logbench.sink;
 
 import io.logbench.count.CountReader;
+import io.logbench.count.SeqCounter;
 import io.logbench.dataset.LineBatch;
 import io.logbench.query.KeyedSearch;
 import java.io.IOException;
@@ -128,5 +129,32 @@ public interface BackendSpec extends Serializable {
    */
   default Optional<Footprint> footprint(RunContext run) throws IOException {
     return Optional.empty();
+  }
+
+  /**
+   * The write this backend's lines go through, when it only counts what another write delivers
+   * (a pipeline: logbench writes a file, an agent ships it here); null, the default, when the
+   * backend writes its lines itself. Backends that name the same write share its one pipeline
+   * and its acknowledgements.
+   */
+  default BackendConfig write() {
+    return null;
+  }
+
+  /**
+   * Opens a counter of the run's lines by the sequence id in their bodies ({@link SeqCounter}),
+   * for a count block behind a pipeline's write; only where {@link #seqCountUnavailable} is null.
+   */
+  default SeqCounter openSeqCounter(RunContext run) {
+    throw new UnsupportedOperationException("The " + kind() + " backend " + name()
+        + " cannot count lines by the sequence id in their bodies.");
+  }
+
+  /**
+   * Why this backend cannot count lines by the sequence id in their bodies (a phrase), or null
+   * when it can; by default it cannot.
+   */
+  default String seqCountUnavailable() {
+    return "the " + kind() + " backend cannot count lines by the sequence id in their bodies";
   }
 }

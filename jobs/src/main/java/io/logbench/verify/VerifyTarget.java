@@ -57,6 +57,19 @@ public record VerifyTarget(BackendSpec spec, RunContext run, ExpectedCounts expe
   /** Opens the reader and a checker of every window over it. */
   public BackendChecker openChecker() {
     return new BackendChecker(name(), openReader(), starts(), windowMillis, ledgerWindowMillis, expected,
-        run.firstIndex(), ledger, settings, idsFromNanos()).replays(replays);
+        run.firstIndex(), ledger, settings, idsFromNanos()).replays(restores());
+  }
+
+  /**
+   * The backend's restore records: a count block behind a pipeline's write has its write's
+   * (what the write sent again after a restore reached every output of the agent).
+   */
+  private ReplayView restores() {
+    if (spec.write() == null || replays == null) {
+      return replays;
+    }
+    String write = spec.write().name();
+    ReplayView all = replays;
+    return backend -> all.read(write);
   }
 }

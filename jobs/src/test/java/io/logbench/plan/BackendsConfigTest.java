@@ -100,12 +100,12 @@ class BackendsConfigTest {
   @Test
   void unknownKind() {
     fails("backends:\n  - {kind: graylog}\n",
-        "backends[0].kind: \"graylog\" is not valid; expected one of discard, loki, victorialogs, elasticsearch, opensearch, splunk, kafka, files.");
+        "backends[0].kind: \"graylog\" is not valid; expected one of discard, loki, victorialogs, elasticsearch, opensearch, splunk, kafka, files, file, syslog, otlp.");
   }
 
   @Test
   void missingKind() {
-    fails("backends:\n  - {name: x}\n", "backends[0].kind: missing; expected one of discard, loki, victorialogs, elasticsearch, opensearch, splunk, kafka, files.");
+    fails("backends:\n  - {name: x}\n", "backends[0].kind: missing; expected one of discard, loki, victorialogs, elasticsearch, opensearch, splunk, kafka, files, file, syslog, otlp.");
   }
 
   @Test

@@ -60,6 +60,15 @@ public final class FluentBit implements AutoCloseable {
    * answers; {@code name} names it in messages and its directory.
    */
   public static FluentBit start(String name, String pipeline) {
+    return start(name, "", pipeline);
+  }
+
+  /**
+   * As {@link #start(String, String)}, with {@code parsers}, the body of the config's {@code
+   * parsers:} section (indented by two spaces; Fluent Bit has no parser built in, so a test
+   * defines those its pipeline names, such as {@code - name: json / format: json}).
+   */
+  public static FluentBit start(String name, String parsers, String pipeline) {
     Path bin = RealServers.binary(BIN);
     if (bin == null) {
       throw RealServers.skip("Fluent Bit", "set " + BIN + " (a fluent-bit binary)");
@@ -67,7 +76,7 @@ public final class FluentBit implements AutoCloseable {
     Path dir = ExternalServer.newDirectory("fluent-bit-" + name);
     FluentBit fb = new FluentBit(bin, dir, name, Ports.free());
     try {
-      Files.writeString(dir.resolve("fluent-bit.yaml"), fb.config(pipeline));
+      Files.writeString(dir.resolve("fluent-bit.yaml"), fb.config(parsers, pipeline));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -76,10 +85,14 @@ public final class FluentBit implements AutoCloseable {
     return fb;
   }
 
-  private String config(String pipeline) {
+  private String config(String parsers, String pipeline) {
     return String.join("\n",
+        parsers.isBlank() ? "" : "parsers:\n" + parsers.stripTrailing(),
         "service:",
         "  flush: 1",
+        // a stop flushes what it holds and waits at most 1 s for its outputs (5 s by default), so
+        // a test's restarts are quick; every output here is on loopback
+        "  grace: 1",
         "  log_level: info",
         "  http_server: on",
         "  http_listen: 127.0.0.1",

@@ -196,6 +196,17 @@ public record ElasticsearchBackend(
     return b.build();
   }
 
+  /** Counts behind a pipeline's write by the run and sequence ids the agent parsed ({@link ElasticsearchSeqCounter}). */
+  @Override
+  public io.logbench.count.SeqCounter openSeqCounter(RunContext run) {
+    return new ElasticsearchSeqCounter(this, run.runId(), authorization());
+  }
+
+  @Override
+  public String seqCountUnavailable() {
+    return null;
+  }
+
   /** Searches with a terms aggregation inside a date histogram, the run's documents only. */
   @Override
   public ElasticsearchSearch openSearch(RunContext run) {

@@ -88,8 +88,19 @@ public record LokiBackend(
     /** {@code application/json}. */
     JSON,
     /** {@code logproto.PushRequest}, snappy block-compressed, {@code application/x-protobuf}. */
-    PROTOBUF
+    PROTOBUF,
+    /**
+     * OTLP/HTTP logs in protobuf to {@code /otlp/v1/logs} ({@link io.logbench.sink.otlp.OtlpPush}):
+     * each stream a resource with its labels and {@code service.name}, the run's id a log attribute.
+     * Loki 3.4.6 makes {@code service.name} the index label {@code service_name} and keeps the
+     * other resource and log attributes as structured metadata (observed), so counts select {@code
+     * {service_name="<name>"}} and filter {@code | logbench_run="<id>"}.
+     */
+    OTLP
   }
+
+  /** The {@code service.name} of OTLP pushes without a static label {@code service_name}. */
+  public static final String OTLP_SERVICE = "logbench";
 
   /** Where a line carries the run's id ({@code run_id}). */
   public enum RunIdMode {
@@ -141,7 +152,7 @@ public record LokiBackend(
   static LokiBackend parse(ConfigNode block, CommonSettings common) {
     URI url = url(block);
     Format format =
-        Format.valueOf(block.choice("format", "protobuf", "json", "protobuf").toUpperCase());
+        Format.valueOf(block.choice("format", "protobuf", "json", "protobuf", "otlp").toUpperCase());
     String tenant = block.string("tenant", null);
     if (tenant != null && tenant.isBlank()) {
       throw block.invalid("tenant", tenant, "a non-empty tenant id (X-Scope-OrgID)");
@@ -168,6 +179,10 @@ public record LokiBackend(
     String mode = block.choice("run_id", DEFAULT_RUN_ID.key(), "structured_metadata", "label", "none");
     RunIdMode runId = java.util.Arrays.stream(RunIdMode.values()).filter(m -> m.key().equals(mode)).findFirst()
         .orElseThrow();
+    if (format == Format.OTLP && runId == RunIdMode.LABEL) {
+      throw block.invalid("run_id", "label", "structured_metadata or none with format: otlp (Loki keeps an OTLP"
+          + " log's attributes as structured metadata, never as stream labels)");
+    }
     Duration flushTimeout = block.duration("flush_timeout", DEFAULT_FLUSH_TIMEOUT, false);
     if ("false".equals(block.choice("flush", "true", "true", "false"))) {
       if (block.has("flush_timeout")) {
@@ -217,7 +232,12 @@ public record LokiBackend(
 
   /** The push endpoint. */
   public URI pushUri() {
-    return URI.create(url + "/loki/api/v1/push");
+    return URI.create(url + (format == Format.OTLP ? "/otlp/v1/logs" : "/loki/api/v1/push"));
+  }
+
+  /** The {@code service.name} of this backend's OTLP pushes: its static label {@code service_name}, else {@value #OTLP_SERVICE}. */
+  public String otlpService() {
+    return labels.getOrDefault("service_name", OTLP_SERVICE);
   }
 
   /**
@@ -300,6 +320,18 @@ public record LokiBackend(
   }
 
   /** A reader of the run's lines: the run's streams, and its id when it has one (unless {@code run_id: none}). */
+  /** Counts behind a pipeline's write by the run and sequence ids in the lines ({@link LokiSeqCounter}). */
+  @Override
+  public io.logbench.count.SeqCounter openSeqCounter(RunContext run) {
+    return new LokiSeqCounter(this, run.runId());
+  }
+
+  @Override
+  public String seqCountUnavailable() {
+    return labels.isEmpty() ? "a loki block behind a write selects the agent's streams by its labels, and has none"
+        + " (such as labels: {job: fluent-bit})" : null;
+  }
+
   @Override
   public LokiCountReader openCounter(RunContext run) {
     return new LokiCountReader(this, run);

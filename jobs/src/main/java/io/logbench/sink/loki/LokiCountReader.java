@@ -81,7 +81,9 @@ public final class LokiCountReader implements CountReader {
 
   LokiCountReader(LokiBackend spec, RunContext run) {
     this.spec = spec;
-    this.selector = selector(spec, run.streams(), spec.runLabel(run));
+    // OTLP pushes keep every label as structured metadata but service_name (observed on 3.4.6)
+    this.selector = spec.format() == LokiBackend.Format.OTLP ? "{service_name=" + quote(spec.otlpService()) + "}"
+        : selector(spec, run.streams(), spec.runLabel(run));
     this.lines = selector + runFilter(spec, run);
     this.http = new CountQueries(
         "Loki backend '" + spec.name() + "'", "loki-count", spec.timeout(), spec.queryTimeout(), spec.requestHeaders(), spec.tls());

@@ -10,6 +10,8 @@ import io.logbench.sink.internal.JsonBytes;
 import io.logbench.sink.loki.internal.LokiJsonEncoder;
 import io.logbench.sink.loki.internal.LokiProtoEncoder;
 import io.logbench.sink.loki.internal.LokiPushErrors;
+import io.logbench.sink.otlp.OtlpPush;
+import io.logbench.sink.otlp.internal.OtlpLogsEncoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.BitSet;
@@ -19,7 +21,8 @@ import org.xerial.snappy.Snappy;
 
 /**
  * Loki's push over the HTTP skeleton ({@link HttpPushSender}): batches to {@code
- * /loki/api/v1/push} as JSON or as snappy-compressed protobuf, each entry with the run's id as
+ * /loki/api/v1/push} as JSON or as snappy-compressed protobuf (or, with {@code format: otlp}, to
+ * {@code /otlp/v1/logs} through {@link OtlpPush}), each entry with the run's id as
  * structured metadata or each stream with it as a label ({@link LokiBackend#runId}), and the
  * answer classified: 2xx accepted; 400 naming rejected entries (too old, too far behind, too
  * long) partial, since Loki stores the other entries of the push; a 400 refusing structured
@@ -45,6 +48,18 @@ final class LokiSender {
 
   /** A sender of {@code run}'s batches to {@code spec}'s Loki. */
   static BatchSender open(LokiBackend spec, RunContext run) {
+    if (spec.format() == LokiBackend.Format.OTLP) {
+      Map<String, String> attributes = new java.util.LinkedHashMap<>();
+      String metadata = spec.runMetadata(run);
+      if (metadata != null) {
+        attributes.put(RunContext.RUN_FIELD, metadata);
+      }
+      Map<String, String> resource = new java.util.LinkedHashMap<>(spec.labels());
+      resource.remove("service_name");
+      resource.put("service.name", spec.otlpService());
+      return OtlpPush.open(spec.pushUri(), "backend " + spec.name(), spec.requestHeaders(), spec.timeout(), spec.tls(),
+          OtlpLogsEncoder.labels(run.streams()), resource, attributes);
+    }
     LokiSender encoders = new LokiSender(spec, run);
     return HttpPushSender.builder(spec.pushUri(), "backend " + spec.name()).headers(spec.requestHeaders())
         .connectTimeout(spec.timeout()).requestTimeout(spec.timeout()).tls(spec.tls())

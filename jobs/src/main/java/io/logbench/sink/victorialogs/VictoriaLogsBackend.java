@@ -52,7 +52,8 @@ public record VictoriaLogsBackend(
     BasicAuth auth,
     Duration timeout,
     Duration queryTimeout,
-    TlsSettings tls)
+    TlsSettings tls,
+    Format format)
     implements BackendSpec {
 
   private static final long serialVersionUID = 1L;
@@ -63,11 +64,33 @@ public record VictoriaLogsBackend(
   public static final Duration DEFAULT_RETENTION = Duration.ofDays(7);
 
   public static final BackendType TYPE = BackendType.of(KIND, List.of("url", "account_id", "project_id",
-      "stream_fields", "retention", "user", "password_env", "password_file", "tls"), VictoriaLogsBackend::parse);
+      "stream_fields", "retention", "user", "password_env", "password_file", "tls", "format"),
+      VictoriaLogsBackend::parse);
+
+  /** How lines are inserted ({@code format}). */
+  public enum Format {
+    /** {@code /insert/jsonline}, one JSON object a line, with {@code _stream_fields}. */
+    JSONLINE,
+    /**
+     * OTLP/HTTP logs in protobuf to {@code /insert/opentelemetry/v1/logs} ({@link
+     * io.logbench.sink.otlp.OtlpPush}): VictoriaLogs 1.26.0 makes every resource attribute (the
+     * stream's labels, {@code service.name}) a stream field, every log attribute ({@code
+     * logbench_run}) a field, the body {@code _msg} and {@code time_unix_nano} {@code _time},
+     * to the nanosecond (observed), so the jsonline counts work unchanged.
+     */
+    OTLP
+  }
 
   public VictoriaLogsBackend {
     streamFields = streamFields == null ? null : List.copyOf(streamFields);
     tls = tls == null ? TlsSettings.DEFAULT : tls;
+    format = format == null ? Format.JSONLINE : format;
+  }
+
+  /** A backend inserting jsonline. */
+  public VictoriaLogsBackend(String name, URI url, String accountId, String projectId, List<String> streamFields,
+      Duration retention, BasicAuth auth, Duration timeout, Duration queryTimeout, TlsSettings tls) {
+    this(name, url, accountId, projectId, streamFields, retention, auth, timeout, queryTimeout, tls, Format.JSONLINE);
   }
 
   /** A backend that trusts the JDK's CAs over https. */
@@ -98,8 +121,13 @@ public record VictoriaLogsBackend(
     }
     Duration retention = block.duration("retention", DEFAULT_RETENTION, false);
     BasicAuth auth = BasicAuth.parse(block);
+    Format format = Format.valueOf(block.choice("format", "jsonline", "jsonline", "otlp").toUpperCase());
+    if (format == Format.OTLP && fields != null) {
+      throw block.invalid("stream_fields", String.join(",", fields), "no stream_fields with format: otlp (every"
+          + " resource attribute, that is every stream label, is a stream field)");
+    }
     return new VictoriaLogsBackend(common.name(), url, account, project, fields, retention, auth, common.timeout(),
-        common.queryTimeout(), TlsSettings.parse(block));
+        common.queryTimeout(), TlsSettings.parse(block), format);
   }
 
   private static String tenantId(ConfigNode block, String key) {
@@ -191,6 +219,17 @@ public record VictoriaLogsBackend(
   @Override
   public VictoriaLogsCountReader openCounter(RunContext run) {
     return new VictoriaLogsCountReader(this, run);
+  }
+
+  /** Counts behind a pipeline's write by the run and sequence ids in the lines ({@link VictoriaLogsSeqCounter}). */
+  @Override
+  public io.logbench.count.SeqCounter openSeqCounter(RunContext run) {
+    return new VictoriaLogsSeqCounter(this, run.runId());
+  }
+
+  @Override
+  public String seqCountUnavailable() {
+    return null;
   }
 
   /** Searches in LogsQL, {@code stats by (_time:<step>, <key>) count()}, the run's rows only. */

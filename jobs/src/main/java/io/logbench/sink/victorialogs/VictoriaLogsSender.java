@@ -1,5 +1,8 @@
 package io.logbench.sink.victorialogs;
 
+import java.net.URI;
+import java.util.Map;
+
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.SendResult;
@@ -19,6 +22,12 @@ final class VictoriaLogsSender {
 
   /** A sender of {@code run}'s batches to {@code spec}'s VictoriaLogs. */
   static BatchSender open(VictoriaLogsBackend spec, RunContext run) {
+    if (spec.format() == VictoriaLogsBackend.Format.OTLP) {
+      return io.logbench.sink.otlp.OtlpPush.open(URI.create(spec.url() + "/insert/opentelemetry/v1/logs"),
+          "backend " + spec.name(), spec.requestHeaders(), spec.timeout(), spec.tls(),
+          io.logbench.sink.otlp.internal.OtlpLogsEncoder.labels(run.streams()), Map.of(),
+          run.runId() == null ? Map.of() : Map.of(RunContext.RUN_FIELD, run.runId()));
+    }
     JsonLineEncoder encoder = new JsonLineEncoder(run.streams(), run.runId());
     return HttpPushSender.builder(spec.insertUri(run.streams()), "backend " + spec.name())
         .headers(spec.requestHeaders()).connectTimeout(spec.timeout()).requestTimeout(spec.timeout()).tls(spec.tls())

@@ -51,7 +51,7 @@ class LokiBackendTest {
     assertThatThrownBy(() -> parse("kind: loki\n"))
         .hasMessage("backends[0].url: missing; expected a base URL such as http://127.0.0.1:3100.");
     assertThatThrownBy(() -> parse("kind: loki\nurl: http://h\nformat: xml\n"))
-        .hasMessage("backends[0].format: \"xml\" is not valid; expected one of json, protobuf.");
+        .hasMessage("backends[0].format: \"xml\" is not valid; expected one of json, protobuf, otlp.");
     assertThatThrownBy(() -> parse("kind: loki\nurl: http://h\npassword_env: P\n"))
         .hasMessage("backends[0].user: missing; expected a user name, since password_env/password_file is set.");
     assertThatThrownBy(() -> parse("kind: loki\nurl: ftp://h\n"))

@@ -1,5 +1,6 @@
 package io.logbench.sink.loki.internal;
 
+import io.logbench.sink.internal.StreamGroups;
 import io.logbench.dataset.LineBatch;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.internal.JsonBytes;

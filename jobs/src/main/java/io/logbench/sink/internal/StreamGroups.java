@@ -1,11 +1,11 @@
-package io.logbench.sink.loki.internal;
+package io.logbench.sink.internal;
 
 import io.logbench.dataset.LineBatch;
 import java.util.Arrays;
 
 /**
  * The lines of a batch grouped by stream (streams in order of first appearance, lines in batch
- * order within a stream), as Loki's push bodies want them. Reused from batch to batch.
+ * order within a stream), as Loki's push bodies and OTLP's resources want them. Reused from batch to batch.
  */
 public final class StreamGroups {
 

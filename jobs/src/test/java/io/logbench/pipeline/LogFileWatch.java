@@ -1,0 +1,134 @@
+package io.logbench.pipeline;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * What a test sees of a rotating log file, scan by scan: every file the writer made (by inode,
+ * however it was renamed, a reused inode taken for a new file when it shows up under a lower
+ * suffix again), the sequence ids of the lines it held, and whether it is gone. The truth of a
+ * pipeline test comes from here: which files were deleted before the agent read them.
+ */
+final class LogFileWatch {
+
+  private static final Pattern SEQ = Pattern.compile(LineStamp.SEQ + "\\W+([0-9]+)");
+
+  /** One file the writer made. */
+  static final class Seen {
+    final Object inode;
+    final int number;
+    int suffix;
+    boolean deleted;
+    final TreeSet<Long> seqs = new TreeSet<>();
+
+    Seen(Object inode, int number, int suffix) {
+      this.inode = inode;
+      this.number = number;
+      this.suffix = suffix;
+    }
+
+    @Override
+    public String toString() {
+      return "file#" + number + "(" + (deleted ? "deleted" : "suffix " + suffix) + ", " + seqs.size() + " lines"
+          + (seqs.isEmpty() ? "" : " " + seqs.first() + ".." + seqs.last()) + ")";
+    }
+  }
+
+  private final Path path;
+  /** The latest file of each inode seen. */
+  private final Map<Object, Seen> live = new HashMap<>();
+  private final List<Seen> all = new ArrayList<>();
+
+  LogFileWatch(Path path) {
+    this.path = path;
+  }
+
+  /** Reads every file of the log now; returns the file at {@code path} (null before the first). */
+  synchronized Seen scan() {
+    Map<Object, Seen> now = new HashMap<>();
+    Seen current = null;
+    try (Stream<Path> files = Files.list(path.getParent())) {
+      for (Path f : files.toList()) {
+        String name = f.getFileName().toString();
+        String base = path.getFileName().toString();
+        int suffix;
+        if (name.equals(base)) {
+          suffix = 0;
+        } else if (name.startsWith(base + ".") && name.substring(base.length() + 1).matches("[0-9]+")) {
+          suffix = Integer.parseInt(name.substring(base.length() + 1));
+        } else {
+          continue;
+        }
+        byte[] bytes;
+        Object inode;
+        try {
+          inode = Files.readAttributes(f, BasicFileAttributes.class).fileKey();
+          bytes = Files.readAllBytes(f);
+        } catch (NoSuchFileException e) {
+          continue; // rotated away between the listing and the read: the next scan sees it
+        }
+        // the latest file of this inode, even one a scan missed in the middle of a rotation
+        Seen s = live.get(inode);
+        if (s == null || suffix < s.suffix) {
+          if (s != null) {
+            s.deleted = true; // its inode was reused by a newer file
+          }
+          s = new Seen(inode, all.size(), suffix);
+          all.add(s);
+        }
+        s.suffix = suffix;
+        s.deleted = false;
+        Matcher m = SEQ.matcher(new String(bytes, StandardCharsets.UTF_8));
+        while (m.find()) {
+          s.seqs.add(Long.parseLong(m.group(1)));
+        }
+        now.put(inode, s);
+        if (suffix == 0) {
+          current = s;
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    for (Map.Entry<Object, Seen> e : live.entrySet()) {
+      if (!now.containsKey(e.getKey())) {
+        e.getValue().deleted = true; // gone, or renamed while listed: a later scan may see it again
+      }
+    }
+    live.putAll(now);
+    return current;
+  }
+
+  /** Every file seen so far, oldest first. */
+  synchronized List<Seen> files() {
+    return List.copyOf(all);
+  }
+
+  /** Lines written so far, as the scans saw them. */
+  synchronized long lines() {
+    return all.stream().mapToLong(s -> s.seqs.size()).sum();
+  }
+
+  /** The highest id written so far, or -1. */
+  synchronized long lastSeq() {
+    return all.stream().filter(s -> !s.seqs.isEmpty()).mapToLong(s -> s.seqs.last()).max().orElse(-1);
+  }
+
+  @Override
+  public synchronized String toString() {
+    return all.toString();
+  }
+}

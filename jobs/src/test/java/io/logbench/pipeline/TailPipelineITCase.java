@@ -1,0 +1,307 @@
+package io.logbench.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.logbench.cli.Printed;
+import io.logbench.plan.ConfigLoader;
+import io.logbench.plan.RunPlan;
+import io.logbench.report.CsvTable;
+import io.logbench.schedule.ExpectedCounts;
+import io.logbench.sink.elasticsearch.OpenSearchTestServer;
+import io.logbench.sink.loki.LokiServer;
+import io.logbench.sink.victorialogs.VictoriaLogsServer;
+import io.logbench.testing.FluentBit;
+import io.logbench.testing.LoopbackMiniCluster;
+import io.logbench.verify.VerifyPlan;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The seed 000 layout as a pipeline: logbench writes an app's log file ({@code file} write,
+ * rotated by size, keep 2), the real Fluent Bit tails it ({@code tail}, a {@code json} parser, a
+ * {@code db} of offsets) and ships every record to the real Loki ({@code loki} output), the real
+ * VictoriaLogs ({@code http} output to {@code /insert/jsonline}) and the in-JVM OpenSearch
+ * ({@code opensearch} output); logbench counts each by the run and sequence ids in the lines.
+ * A bounded run (a minute at 10 lines/s in batches of 20, 5 s windows; the canary runs the same continuously):
+ * Fluent Bit restarted once within keep (nothing lost, nothing shown) and once stopped while the
+ * file rotated past keep. The truth comes from the files themselves ({@link LogFileWatch}): the
+ * lines of the files deleted before Fluent Bit could read them, and of those it never tails (the
+ * rotated files a restarted Fluent Bit does not match); each backend must show exactly those as
+ * MISSING, in their windows, with their ids, and every other window OK. About 90 s of traffic
+ * and waiting, besides the servers' start.
+ */
+class TailPipelineITCase {
+
+  @RegisterExtension
+  static final MiniClusterExtension MINI_CLUSTER = LoopbackMiniCluster.extension(2);
+
+  private static final int RATE = 10;
+  private static final int KEEP = 2;
+
+  @TempDir static Path dir;
+  private static FluentBit fb;
+  private static AtomicReference<Printed> generated;
+
+  @AfterAll
+  static void stop() {
+    if (fb != null) {
+      fb.close();
+    }
+  }
+
+  @Test
+  void everyOutputShowsExactlyTheLinesOfTheFilesFluentBitNeverRead() throws Exception {
+    LokiServer loki = LokiServer.shared();
+    VictoriaLogsServer vl = VictoriaLogsServer.shared();
+    OpenSearchTestServer os = OpenSearchTestServer.get();
+    String tenant = loki.tenant("tail-pipeline");
+    String account = VictoriaLogsServer.tenant();
+    String index = "fb-tail-" + System.nanoTime();
+    Path log = dir.resolve("app").resolve("app.log");
+    Files.createDirectories(log.getParent());
+    URI vlUri = URI.create(vl.url());
+    URI lokiUri = URI.create(loki.url());
+    URI osUri = URI.create(os.url());
+    fb = FluentBit.start("tail", String.join("\n",
+        "  - name: json",
+        "    format: json"), String.join("\n",
+        "  inputs:",
+        "    - name: tail",
+        "      tag: app",
+        "      path: " + log,
+        "      db: " + dir.resolve("tail.db"),
+        "      read_from_head: true",
+        "      refresh_interval: 1",
+        "      rotate_wait: 5",
+        "      parser: json",
+        "  outputs:",
+        "    - name: loki",
+        "      match: '*'",
+        "      host: 127.0.0.1",
+        "      port: " + lokiUri.getPort(),
+        "      tenant_id: " + tenant,
+        "      labels: job=fb-tail",
+        "      line_format: json",
+        "    - name: http",
+        "      match: '*'",
+        "      host: 127.0.0.1",
+        "      port: " + vlUri.getPort(),
+        "      uri: /insert/jsonline?_stream_fields=namespace,container&_msg_field=msg&_time_field=date",
+        "      format: json_lines",
+        "      json_date_key: date",
+        "      json_date_format: iso8601",
+        "      header: AccountID " + account,
+        "    - name: opensearch",
+        "      match: '*'",
+        "      host: 127.0.0.1",
+        "      port: " + osUri.getPort(),
+        "      index: " + index,
+        "      suppress_type_name: on"));
+    Path runDir = dir.resolve("run");
+    Path config = dir.resolve("tail.yaml");
+    Files.writeString(config, String.join("\n",
+        "name: tail-pipeline",
+        "dataset: {kind: app-json, seed: 17, streams: 2}",
+        "schedule: {kind: constant, rate: " + RATE + ", duration: 60s}",
+        "timestamps: now",
+        "batch: {lines: 20}",
+        "window: 5s",
+        "zone: UTC",
+        "parallelism: 1",
+        "run: {dir: '" + runDir + "'}",
+        "visibility: {sample: 0}",
+        "writes:",
+        "  - {name: app, kind: file, path: '" + log + "', rotate: {size: 12KB, keep: " + KEEP + "}}",
+        "backends:",
+        "  - {kind: loki, url: '" + loki.url() + "', tenant: " + tenant + ", labels: {job: fb-tail}, write: app}",
+        "  - {kind: victorialogs, url: '" + vl.url() + "', account_id: " + account + ", write: app}",
+        "  - {kind: opensearch, url: '" + os.url() + "', index: " + index + ", write: app}",
+        ""));
+    generated = new AtomicReference<>();
+    Thread generate = new Thread(() -> generated.set(Printed.run("generate", config.toString(), "--quiet")),
+        "tail-pipeline-generate");
+    generate.start();
+    LogFileWatch watch = new LogFileWatch(log);
+
+    // a restart within keep: stopped and started again before the file rotates
+    awaitScanning(watch, () -> watch.lines() >= 8 * RATE, "lines for 8 s", generated);
+    awaitRotation(watch, generated);
+    long readBefore = 0;
+    long stopped = quietStop(watch, readBefore);
+    fb.startAgain();
+    watch.scan();
+    assertThat(watch.lines()).as("lines written while Fluent Bit restarted between two batches: %s", watch)
+        .isEqualTo(stopped);
+    readBefore = stopped;
+
+    // stopped while the file rotates past keep
+    awaitScanning(watch, () -> watch.lines() >= 20 * RATE, "lines for 20 s", generated);
+    stopped = quietStop(watch, readBefore);
+    long lastRead = watch.lastSeq();
+    for (int i = 0; i < KEEP + 1; i++) {
+      awaitRotation(watch, generated);
+    }
+    LogFileWatch.Seen restartFile = awaitRotation(watch, generated);
+    fb.startAgain();
+    assertThat(watch.scan()).as("no rotation while Fluent Bit started").isSameAs(restartFile);
+    awaitScanning(watch, () -> !generate.isAlive(), "the end of generate", generated);
+    watch.scan();
+    Printed g = generated.get();
+    assertThat(g.code()).as("%s%n%s", g.out(), g.err()).isZero();
+
+    // the truth: lines written after the stop into files other than the one Fluent Bit started on
+    TreeSet<Long> lost = new TreeSet<>();
+    long total = 0;
+    for (LogFileWatch.Seen f : watch.files()) {
+      total += f.seqs.size();
+      if (f != restartFile && f.number < restartFile.number) {
+        lost.addAll(f.seqs.tailSet(lastRead, false));
+      }
+    }
+    assertThat(total).as("lines in the files: %s", watch).isEqualTo(60L * RATE);
+    assertThat(lost).as("lines lost: %s", watch).isNotEmpty();
+    long toShip = total - stopped;
+    long read = total - stopped - lost.size();
+    await(() -> fb.metrics().path("input").path("tail.0").path("records").asLong() >= read
+        && outputsDone(fb.metrics(), read), Duration.ofSeconds(60), "Fluent Bit shipping its " + read + " of "
+        + toShip + " lines since its restart: " + fb.metrics() + "\n" + fb.log());
+
+    Printed v = Printed.run("verify", config.toString(), "--max-wait", "15s", "--recheck", "1s", "--quiet");
+    assertThat(v.code()).as("%s%n%s", v.out(), v.err()).isEqualTo(1);
+    RunPlan plan = RunPlan.of(ConfigLoader.load(config));
+    ExpectedCounts expected = plan.expectedCounts(VerifyPlan.runJson(runDir).get("runStartMillis").asLong());
+    CsvTable verdicts = CsvTable.read(runDir.resolve("verdicts.csv"));
+    CsvTable missing = CsvTable.read(runDir.resolve("missing.csv"));
+    for (String backend : List.of("loki", "victorialogs", "elasticsearch")) {
+      Map<Long, TreeSet<Long>> listed = new TreeMap<>();
+      for (List<String> row : missing.rows()) {
+        if (missing.get(row, "backend").equals(backend) && missing.get(row, "kind").equals("missing")) {
+          listed.computeIfAbsent(millis(missing.get(row, "window_start")), k -> new TreeSet<>())
+              .add(Long.parseLong(missing.get(row, "seq")));
+        }
+      }
+      List<String> wrong = new ArrayList<>();
+      int windows = 0;
+      for (List<String> row : verdicts.rows()) {
+        if (!verdicts.get(row, "backend").equals(backend)) {
+          continue;
+        }
+        windows++;
+        long start = millis(verdicts.get(row, "window_start"));
+        long end = millis(verdicts.get(row, "window_end"));
+        long first = plan.firstIndex() + expected.countBefore(start);
+        long last = plan.firstIndex() + expected.countBefore(end);
+        TreeSet<Long> want = new TreeSet<>(lost.subSet(first, last));
+        String status = verdicts.get(row, "status");
+        String wantStatus = want.isEmpty() ? "OK" : "MISSING";
+        TreeSet<Long> got = listed.getOrDefault(start, new TreeSet<>());
+        if (!status.equals(wantStatus) || !got.equals(want)
+            || Long.parseLong(verdicts.get(row, "acked")) != last - first) {
+          wrong.add(row + " expected " + wantStatus + " missing " + want + ", listed " + got);
+        }
+      }
+      assertThat(windows).as("%s windows", backend).isGreaterThanOrEqualTo(12);
+      assertThat(wrong).as("%s: %d lines lost in the files %s%n%s", backend, lost.size(), watch, v.out()).isEmpty();
+    }
+  }
+
+  /** Whether every output of {@code metrics} has sent {@code records} records. */
+  private static boolean outputsDone(JsonNode metrics, long records) {
+    int outputs = 0;
+    for (JsonNode o : metrics.path("output")) {
+      outputs++;
+      if (o.path("proc_records").asLong() < records) {
+        return false;
+      }
+    }
+    return outputs == 3;
+  }
+
+  /**
+   * Stops Fluent Bit right after a batch was appended (they come every 2 s) and it has read
+   * every line written so far, so its offset is the end of the file: a batch appended after the
+   * SIGTERM is not read (Fluent Bit pauses its inputs first, then flushes what it holds). Returns
+   * the lines written when it stopped.
+   */
+  private static long quietStop(LogFileWatch watch, long readBefore) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      watch.scan();
+      long lines = watch.lines();
+      await(() -> {
+        watch.scan();
+        return watch.lines() > lines;
+      }, Duration.ofSeconds(10), "a batch appended");
+      long written = watch.lines();
+      await(() -> fb.metrics().path("input").path("tail.0").path("records").asLong() >= written - readBefore,
+          Duration.ofSeconds(5), "Fluent Bit reading " + (written - readBefore) + " lines");
+      watch.scan();
+      if (watch.lines() == written) {
+        fb.stop();
+        return written;
+      }
+      // a batch came while Fluent Bit read: try after the next one
+    }
+    throw new AssertionError("Fluent Bit could not be stopped at a quiet moment within a minute.");
+  }
+
+  /** Scans until the file at the path is a new one (rotated); returns it. */
+  private static LogFileWatch.Seen awaitRotation(LogFileWatch watch, AtomicReference<Printed> generated) {
+    LogFileWatch.Seen before = watch.scan();
+    LogFileWatch.Seen[] now = new LogFileWatch.Seen[1];
+    awaitScanning(watch, () -> {
+      now[0] = watch.scan();
+      return now[0] != null && now[0] != before;
+    }, "a rotation", generated);
+    return now[0];
+  }
+
+  private static void awaitScanning(LogFileWatch watch, BooleanSupplier done, String what,
+      AtomicReference<Printed> generated) {
+    await(() -> {
+      watch.scan();
+      if (generated.get() != null && !done.getAsBoolean()) {
+        Printed g = generated.get();
+        throw new AssertionError("generate ended before " + what + ": " + g.out() + g.err());
+      }
+      return done.getAsBoolean();
+    }, Duration.ofSeconds(90), what);
+  }
+
+  private static void await(BooleanSupplier done, Duration timeout, String what) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (!done.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        Printed g = generated == null ? null : generated.get();
+        throw new AssertionError("Timed out after " + timeout.toSeconds() + " s waiting for " + what
+            + (g == null ? "" : "; generate ended: " + g.code() + "\n" + g.out() + "\n" + g.err()));
+      }
+      try {
+        Thread.sleep(20); // polling interval, not a wait for a result
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError(e);
+      }
+    }
+  }
+
+  private static long millis(String isoTime) {
+    return OffsetDateTime.parse(isoTime).toInstant().toEpochMilli();
+  }
+}
