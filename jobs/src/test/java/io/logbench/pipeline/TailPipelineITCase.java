@@ -38,12 +38,12 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code db} of offsets) and ships every record to the real Loki ({@code loki} output), the real
  * VictoriaLogs ({@code http} output to {@code /insert/jsonline}) and the in-JVM OpenSearch
  * ({@code opensearch} output); logbench counts each by the run and sequence ids in the lines.
- * A bounded run (a minute at 10 lines/s in batches of 20, 5 s windows; the canary runs the same continuously):
+ * A bounded run (75 s at 10 lines/s in batches of 20, files of 80 lines, 5 s windows; the canary runs the same continuously):
  * Fluent Bit restarted once within keep (nothing lost, nothing shown) and once stopped while the
  * file rotated past keep. The truth comes from the files themselves ({@link LogFileWatch}): the
  * lines of the files deleted before Fluent Bit could read them, and of those it never tails (the
  * rotated files a restarted Fluent Bit does not match); each backend must show exactly those as
- * MISSING, in their windows, with their ids, and every other window OK. About 90 s of traffic
+ * MISSING, in their windows, with their ids, and every other window OK. About 100 s of traffic
  * and waiting, besides the servers' start.
  */
 class TailPipelineITCase {
@@ -118,7 +118,7 @@ class TailPipelineITCase {
     Files.writeString(config, String.join("\n",
         "name: tail-pipeline",
         "dataset: {kind: app-json, seed: 17, streams: 2}",
-        "schedule: {kind: constant, rate: " + RATE + ", duration: 60s}",
+        "schedule: {kind: constant, rate: " + RATE + ", duration: 75s}",
         "timestamps: now",
         "batch: {lines: 20}",
         "window: 5s",
@@ -127,7 +127,7 @@ class TailPipelineITCase {
         "run: {dir: '" + runDir + "'}",
         "visibility: {sample: 0}",
         "writes:",
-        "  - {name: app, kind: file, path: '" + log + "', rotate: {size: 12KB, keep: " + KEEP + "}}",
+        "  - {name: app, kind: file, path: '" + log + "', rotate: {size: 24KB, keep: " + KEEP + "}}",
         "backends:",
         "  - {kind: loki, url: '" + loki.url() + "', tenant: " + tenant + ", labels: {job: fb-tail}, write: app}",
         "  - {kind: victorialogs, url: '" + vl.url() + "', account_id: " + account + ", write: app}",
@@ -139,15 +139,23 @@ class TailPipelineITCase {
     generate.start();
     LogFileWatch watch = new LogFileWatch(log);
 
-    // a restart within keep: stopped and started again before the file rotates
+    // a restart within keep: Fluent Bit goes on from its offset in the file it was reading, or
+    // reads from the head the file rotation started while it was down
     awaitScanning(watch, () -> watch.lines() >= 8 * RATE, "lines for 8 s", generated);
+    // just after a rotation, so the file has room for the batches of the restart (Fluent Bit 5.1.1
+    // takes about 3 s to stop with grace 1, and reads no rotated file once started again)
     awaitRotation(watch, generated);
     long readBefore = 0;
     long stopped = quietStop(watch, readBefore);
+    LogFileWatch.Seen reading = watch.files().get(watch.files().size() - 1);
+    int readLines = reading.seqs.size();
     fb.startAgain();
-    watch.scan();
-    assertThat(watch.lines()).as("lines written while Fluent Bit restarted between two batches: %s", watch)
-        .isEqualTo(stopped);
+    LogFileWatch.Seen after = watch.scan();
+    // the one case in which this restart would lose lines, which the test's timing rules out: lines
+    // written after the stop into the file Fluent Bit read, and that file rotated away before the start
+    assertThat(after == reading || reading.seqs.size() == readLines)
+        .as("the file Fluent Bit was reading got lines after its stop and rotated away before its start: %s", watch)
+        .isTrue();
     readBefore = stopped;
 
     // stopped while the file rotates past keep
@@ -174,7 +182,7 @@ class TailPipelineITCase {
         lost.addAll(f.seqs.tailSet(lastRead, false));
       }
     }
-    assertThat(total).as("lines in the files: %s", watch).isEqualTo(60L * RATE);
+    assertThat(total).as("lines in the files: %s", watch).isEqualTo(75L * RATE);
     assertThat(lost).as("lines lost: %s", watch).isNotEmpty();
     long toShip = total - stopped;
     long read = total - stopped - lost.size();
@@ -216,7 +224,7 @@ class TailPipelineITCase {
           wrong.add(row + " expected " + wantStatus + " missing " + want + ", listed " + got);
         }
       }
-      assertThat(windows).as("%s windows", backend).isGreaterThanOrEqualTo(12);
+      assertThat(windows).as("%s windows", backend).isGreaterThanOrEqualTo(15);
       assertThat(wrong).as("%s: %d lines lost in the files %s%n%s", backend, lost.size(), watch, v.out()).isEmpty();
     }
   }
