@@ -406,9 +406,12 @@ one_run() { # LABEL MODE BACKEND...
     esac
   done
   run_file "$name" "$rundir" "$@"
-  local ok=yes
-  step "$rundir" generate generate "$rundir/run.yaml" || ok=no
-  if [ "$ok" = yes ]; then
+  local ok=yes code=0
+  step "$rundir" generate generate "$rundir/run.yaml" || code=$?
+  [ "$code" -eq 0 ] || ok=no
+  # exit 1 is a run that ended with lines not acknowledged (a backend rejected some): verify and
+  # query then say what each backend holds; any other code is a run that did not end
+  if [ "$code" -le 1 ] && [ -f "$rundir/ledger.csv" ]; then
     step "$rundir" verify-1d verify "$rundir/run.yaml" --window 1d || ok=no
     for f in verdicts.csv missing.csv verify-summary.txt verify-stats.csv; do
       [ -f "$rundir/$f" ] && cp "$rundir/$f" "$rundir/1d-$f"
