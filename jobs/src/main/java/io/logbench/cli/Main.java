@@ -129,7 +129,8 @@ public final class Main implements Callable<Integer> {
       return USAGE;
     });
     cl.setExecutionExceptionHandler((e, c, parsed) -> {
-      if (e instanceof UsageException || e instanceof ConfigException) {
+      if (e instanceof UsageException || e instanceof ConfigException
+          || e instanceof io.logbench.run.RunRefusedException) {
         err.println("logbench: " + e.getMessage());
         return USAGE;
       }
