@@ -106,6 +106,7 @@ public final class Main implements Callable<Integer> {
     cl.addSubcommand(new PublishCommand(out, err));
     cl.addSubcommand(new GenerateCommand(out, err));
     cl.addSubcommand(new VerifyCommand(out, err));
+    cl.addSubcommand(new CanaryCommand(out, err));
     cl.addSubcommand(new ReportCommand(out));
     cl.addSubcommand(new QueryCommand(out, err));
     cl.addSubcommand(new CompareCommand(out));

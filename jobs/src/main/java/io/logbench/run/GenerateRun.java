@@ -92,6 +92,11 @@ public final class GenerateRun {
       throw new ConfigException(file + ": backends: missing; expected a list of backend blocks, such as"
           + " [{kind: discard}], for generate to send to.");
     }
+    if (config.isCanary()) {
+      throw new ConfigException(file + ": canary: this run file is a canary's (it runs until stopped); run it with"
+          + " logbench canary, or remove the canary: block and give the run an end (dataset.lines or"
+          + " schedule.duration).");
+    }
     if (resumeDir != null && runDirOption != null
         && !RunDir.of(resumeDir).absolute().equals(RunDir.of(runDirOption).absolute())) {
       throw new RunRefusedException("--run-dir " + runDirOption + " and --resume " + resumeDir + " name two run"

@@ -84,7 +84,11 @@ public record ResumedRun(String runId, long runStartMillis, RetainedCheckpoints.
     return all;
   }
 
-  private static void check(List<String> wrong, JsonNode run, String field, Object expected) {
+  /**
+   * Adds to {@code wrong} a phrase when run.json's {@code field} is not {@code expected} (numbers
+   * compared as longs): what a run directory's run must share with the run file that continues it.
+   */
+  static void check(List<String> wrong, JsonNode run, String field, Object expected) {
     JsonNode v = run.get(field);
     Object actual = v == null || v.isNull() ? null : v.isNumber() ? (Object) v.asLong() : v.asText();
     Object want = expected instanceof Number n ? (Object) n.longValue() : expected;
