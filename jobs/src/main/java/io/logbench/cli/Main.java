@@ -106,6 +106,7 @@ public final class Main implements Callable<Integer> {
     cl.addSubcommand(new PublishCommand(out, err));
     cl.addSubcommand(new GenerateCommand(out, err));
     cl.addSubcommand(new VerifyCommand(out, err));
+    cl.addSubcommand(new CanaryCommand(out, err));
     cl.addSubcommand(new ReportCommand(out));
     cl.addSubcommand(new QueryCommand(out, err));
     cl.addSubcommand(new CompareCommand(out));
@@ -129,7 +130,8 @@ public final class Main implements Callable<Integer> {
       return USAGE;
     });
     cl.setExecutionExceptionHandler((e, c, parsed) -> {
-      if (e instanceof UsageException || e instanceof ConfigException) {
+      if (e instanceof UsageException || e instanceof ConfigException
+          || e instanceof io.logbench.run.RunRefusedException) {
         err.println("logbench: " + e.getMessage());
         return USAGE;
       }

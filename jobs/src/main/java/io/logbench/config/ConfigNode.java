@@ -154,6 +154,28 @@ public final class ConfigNode {
     return d;
   }
 
+  /** A non-empty list of durations, each as {@link #duration} takes it. */
+  public List<Duration> durations(String key, List<Duration> fallback, boolean allowZero) {
+    JsonNode v = node.get(key);
+    if (v == null || v.isNull()) {
+      return fallback;
+    }
+    String what = "a duration such as 500ms, 30s, 2m, 1h or 1d" + (allowZero ? "" : ", greater than 0");
+    if (!v.isArray() || v.isEmpty()) {
+      throw ConfigException.invalid(at(key), scalar(v), "a non-empty list of durations, such as [1h, 6h, 24h]");
+    }
+    List<Duration> out = new ArrayList<>();
+    for (int i = 0; i < v.size(); i++) {
+      JsonNode e = v.get(i);
+      Duration d = e.isTextual() ? Durations.parse(e.asText()) : null;
+      if (d == null || (!allowZero && d.isZero())) {
+        throw ConfigException.invalid(at(key) + "[" + i + "]", scalar(e), what);
+      }
+      out.add(d);
+    }
+    return out;
+  }
+
   public Instant instant(String key) {
     JsonNode v = node.get(key);
     if (v == null || v.isNull()) {

@@ -108,6 +108,73 @@ public final class GenerateJob {
 
   private RunDir checkpointDir;
   private RunDir resumeFrom;
+  private boolean claimRestored;
+  private boolean continuesRun;
+  private io.logbench.schedule.Gaps gaps = io.logbench.schedule.Gaps.none();
+  private Duration openEndedHorizon;
+  private LedgerRows ledgerRows;
+
+  /**
+   * Takes each backend's ledger rows in an open-ended run (a canary), where no ledger file is
+   * written: the consumer adds its own operators after them, per backend, so the backends stay in
+   * separate failover regions.
+   */
+  @FunctionalInterface
+  public interface LedgerRows {
+    /**
+     * Wires what consumes {@code rows}, the ledger's upserts of {@code backend}'s windows.
+     *
+     * @param run the run (id, dataset, first line, times with their gaps)
+     * @param grid the run's windows
+     */
+    void attach(BackendConfig backend, DataStream<io.logbench.ledger.LedgerEntry> rows, RunContext run, WindowGrid grid);
+  }
+
+  /**
+   * Makes the run open-ended (a canary, which runs until it is stopped): each backend's ledger
+   * keeps a window's state until {@code horizon} after its end only ({@link Ledger.Builder#openEnded}),
+   * writes no file, and hands its rows to {@code rows}.
+   */
+  public GenerateJob openEnded(Duration horizon, LedgerRows rows) {
+    this.openEndedHorizon = horizon;
+    this.ledgerRows = rows;
+    return this;
+  }
+
+  /**
+   * Lines the run never sends: each source skips the batches in them, and every expected count
+   * (ledger, checks) leaves them out ({@link #expectedCounts}). A canary started again after a
+   * while down skips what was due while it was down.
+   */
+  public GenerateJob gaps(io.logbench.schedule.Gaps skipped) {
+    this.gaps = skipped;
+    return this;
+  }
+
+  /** The run's expected counts from its start, its gaps left out. */
+  public io.logbench.schedule.ExpectedCounts expectedCounts() {
+    return plan.expectedCounts(runStartMillis).withGaps(gaps);
+  }
+
+  /**
+   * Restores from {@link #resumeFrom} in Flink's CLAIM mode: the job owns the checkpoint it
+   * restored from and deletes it once a newer one subsumes it, so a run restarted many times
+   * keeps one checkpoint, not one per restart.
+   */
+  public GenerateJob claimRestored() {
+    this.claimRestored = true;
+    return this;
+  }
+
+  /**
+   * The job continues a run of the same run directory without a checkpoint to restore (a canary
+   * killed before its first one): the leases and restore records of the run are kept, so what it
+   * sends again is recorded as after any restore.
+   */
+  public GenerateJob continuesRun() {
+    this.continuesRun = true;
+    return this;
+  }
 
   /**
    * Keeps the job's checkpoints in {@code dir} (a local directory, or any path Flink's file
@@ -177,6 +244,7 @@ public final class GenerateJob {
         .timeline(plan.timeline())
         .batchSize(plan.config().batchLines())
         .tick(plan.config().schedule().tick())
+        .gaps(gaps)
         .runStartMillis(runStartMillis);
     if (replay != null) {
       b.leases(replay, backend);
@@ -231,9 +299,12 @@ public final class GenerateJob {
     if (resumeFrom != null) {
       conf.set(StateRecoveryOptions.SAVEPOINT_PATH, resumeFrom.uri());
       conf.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, true);
+      if (claimRestored) {
+        conf.set(StateRecoveryOptions.RESTORE_MODE, org.apache.flink.core.execution.RecoveryClaimMode.CLAIM);
+      }
     }
     env.configure(conf);
-    if (replay != null && resumeFrom == null) {
+    if (replay != null && resumeFrom == null && !continuesRun) {
       try {
         replay.clear(); // a fresh run: leases left in the directory are an earlier run's
       } catch (java.io.IOException e) {
@@ -243,7 +314,7 @@ public final class GenerateJob {
     }
     WindowGrid grid = grid();
     RunContext run = new RunContext(runId, plan.dataset().streams(), plan.dataset(), plan.firstIndex(),
-        plan.expectedCounts(runStartMillis));
+        expectedCounts());
     Map<String, DataStream<BatchOutcome>> out = new LinkedHashMap<>();
     Map<String, DataStream<BatchOutcome>> written = new LinkedHashMap<>();
     for (BackendConfig b : backends) {
@@ -265,14 +336,24 @@ public final class GenerateJob {
             : once.map(new io.logbench.pipeline.CountedAs(name)).name("counted-as[" + name + "]")
                 .uid("counted-as-" + name);
       }
-      if (ledgerDir != null) {
+      if (ledgerRows != null) {
+        DataStream<io.logbench.ledger.LedgerEntry> rows = Ledger.builder()
+            .backends(List.of(name))
+            .grid(grid)
+            .expected(expectedCounts())
+            .zone(plan.config().zone())
+            .openEnded(openEndedHorizon)
+            .build()
+            .rows(outcomes);
+        ledgerRows.attach(b, rows, run, grid);
+      } else if (ledgerDir != null) {
         // a ledger per backend, so backends stay in separate failover regions
         long[] span = plan.span(runStartMillis);
         DataStream<io.logbench.ledger.LedgerEntry> rows =
             Ledger.builder()
                 .backends(List.of(name))
                 .grid(grid)
-                .expected(plan.expectedCounts(runStartMillis))
+                .expected(expectedCounts())
                 .span(span[0], span[1])
                 .zone(plan.config().zone())
                 .runDir(ledgerDir.resolve(name))
@@ -300,7 +381,8 @@ public final class GenerateJob {
   private DataStream<BatchOutcome> deliver(StreamExecutionEnvironment env, BackendConfig b, RunContext run,
       WindowGrid grid, DataStream<io.logbench.dataset.LineBatch> batches) {
     return b.spec().deliver(batches, new DeliveryContext(b.delivery(), run, grid, plan.schedule(),
-        plan.config().zone(), (spec, context, in) -> new DeliveryFunction(spec, context).restoresIn(replay).apply(in)));
+        plan.config().zone(), (spec, context, in) -> new DeliveryFunction(spec, context).restoresIn(replay).apply(in),
+        new io.logbench.schedule.SkippedBatches(gaps, plan.config().batchLines())));
   }
 
   /** The name {@code b}'s lines are delivered under: its own, or its pipeline's write's. */

@@ -57,6 +57,27 @@ public final class RetainedCheckpoints {
     return best;
   }
 
+  private static final Pattern SAVEPOINT = Pattern.compile("savepoint-[0-9a-f]+-[0-9a-f]+");
+
+  /**
+   * The newest savepoint under {@code dir} (Flink's {@code savepoint-<job>-<random>} directories
+   * holding {@value #METADATA}; its id is 0), or empty when there is none.
+   */
+  public static Optional<Checkpoint> latestSavepoint(RunDir dir) throws IOException {
+    Optional<Checkpoint> best = Optional.empty();
+    for (String sp : dir.directories("")) {
+      String metadata = sp + "/" + METADATA;
+      if (!SAVEPOINT.matcher(sp).matches() || !dir.exists(metadata)) {
+        continue;
+      }
+      Checkpoint c = new Checkpoint(dir.resolve(sp), 0, dir.modifiedMillis(metadata));
+      if (best.isEmpty() || ORDER.compare(c, best.get()) > 0) {
+        best = Optional.of(c);
+      }
+    }
+    return best;
+  }
+
   private static final Comparator<Checkpoint> ORDER =
       Comparator.comparingLong(Checkpoint::writtenMillis).thenComparingLong(Checkpoint::id);
 }

@@ -142,7 +142,7 @@ public final class ConfigLoader {
     }
     ConfigNode top = new ConfigNode(root, "");
     top.allowOnly("name", "dataset", "schedule", "timestamps", "batch", "window", "zone", "parallelism", "run",
-        "backends", Backends.WRITES, "visibility");
+        "backends", Backends.WRITES, "visibility", "canary");
 
     String name = top.string("name", defaultName);
     if (name == null || !name.matches("[A-Za-z0-9._-]+")) {
@@ -153,8 +153,10 @@ public final class ConfigLoader {
     }
     DatasetSpec dataset = dataset(top.mapping("dataset"), manifests);
     ScheduleSpec schedule = schedule(top.mapping("schedule"));
-    TimestampMode timestamps =
-        TimestampMode.fromKey(top.choice("timestamps", "original", "original", "compressed", "now"));
+    io.logbench.canary.CanarySettings canary =
+        top.has("canary") ? io.logbench.canary.CanarySettings.parse(top.mapping("canary")) : null;
+    TimestampMode timestamps = TimestampMode.fromKey(top.choice("timestamps", canary != null ? "now" : "original",
+        "original", "compressed", "now"));
     int batchLines =
         (int) top.mapping("batch").allowOnly("lines")
             .integer("lines", 100, 1, 100_000, "a number of lines per batch from 1 to 100000");
@@ -186,12 +188,16 @@ public final class ConfigLoader {
     List<BackendConfig> backends = Backends.parseList(top, "backends");
     VisibilitySettings visibility = VisibilitySettings.parse(top.mapping("visibility"), VisibilitySettings.defaults());
 
-    sanityCheck(dataset, schedule, timestamps);
+    if (canary != null) {
+      canaryCheck(dataset, schedule, timestamps, ledgerKafka);
+    } else {
+      sanityCheck(dataset, schedule, timestamps);
+    }
     keepDatasetTopicApart(dataset, backends);
     return new RunConfig(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir,
         backends, checkpointInterval, ledgerKafka, checkpointDir == null ? null
             : runDir(run, "checkpoint_dir", checkpointDir),
-        visibility);
+        visibility, canary);
   }
 
   /** A directory key's value: a path, or a URI of a Flink file system ({@link RunDir}). */
@@ -363,6 +369,44 @@ public final class ConfigLoader {
       throw ConfigException.missing("dataset.lines",
           "a number of lines: app-json has no end of its own unless the schedule is a ladder"
               + " or a constant rate with a duration");
+    }
+  }
+
+  /** The fastest constant rate a canary takes, lines per second: a century of it fits in a long of lines. */
+  public static final double MAX_CANARY_RATE = 10_000_000;
+
+  /**
+   * What a canary's run file must be: app-json lines (they carry their seq, and the canary adds
+   * the run id to their body), at a constant rate without end, stamped with their scheduled time
+   * ({@code now}): so every window's expected lines and their sequence ids are arithmetic, and a
+   * window is decidable by sequence whatever time an agent stamps.
+   */
+  private static void canaryCheck(DatasetSpec dataset, ScheduleSpec schedule, TimestampMode timestamps,
+      io.logbench.ledger.LedgerKafka ledgerKafka) {
+    if (!DatasetSpec.APP_JSON.equals(dataset.kind()) || dataset.published() != null) {
+      throw ConfigException.invalid("dataset.kind", dataset.published() != null ? DatasetSpec.KAFKA : dataset.kind(),
+          "app-json for a canary (canary: is set): its lines carry their sequence number and the run id");
+    }
+    if (dataset.lines() != null) {
+      throw new ConfigException("dataset.lines: a canary runs until it is stopped; leave the key out.");
+    }
+    if (!ScheduleSpec.CONSTANT.equals(schedule.kind())) {
+      throw ConfigException.invalid("schedule.kind", schedule.kind(), "constant for a canary (canary: is set)");
+    }
+    if (schedule.duration() != null) {
+      throw new ConfigException("schedule.duration: a canary runs until it is stopped; leave the key out.");
+    }
+    if (schedule.rate() > MAX_CANARY_RATE) {
+      throw ConfigException.invalid("schedule.rate", schedule.rate(), "a canary's rate, at most "
+          + String.format(java.util.Locale.ROOT, "%,.0f", MAX_CANARY_RATE) + " lines per second");
+    }
+    if (timestamps != TimestampMode.NOW) {
+      throw ConfigException.invalid("timestamps", timestamps.key(), "now for a canary (canary: is set): each line"
+          + " carries its scheduled time, so windows follow the schedule");
+    }
+    if (ledgerKafka != null) {
+      throw new ConfigException("run.ledger_kafka: a canary keeps its ledger in its run directory; leave the key"
+          + " out.");
     }
   }
 

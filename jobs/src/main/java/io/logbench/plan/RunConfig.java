@@ -27,6 +27,8 @@ import java.util.List;
  *     run.checkpoint_dir}), or null for {@value #DEFAULT_CHECKPOINT_DIR} in the run directory
  * @param visibility how generate samples write-to-visible latency ({@code visibility:}), before each
  *     backend's own keys; null for the defaults
+ * @param canary the {@code canary:} block of a run file for {@code logbench canary} (a constant
+ *     rate without end, {@code now} timestamps, app-json lines), or null for a bounded run
  */
 public record RunConfig(
     String name,
@@ -42,7 +44,17 @@ public record RunConfig(
     Duration checkpointInterval,
     io.logbench.ledger.LedgerKafka ledgerKafka,
     RunDir checkpointDir,
-    io.logbench.sink.VisibilitySettings visibility) {
+    io.logbench.sink.VisibilitySettings visibility,
+    io.logbench.canary.CanarySettings canary) {
+
+  /** A bounded run's config (no {@code canary:} block). */
+  public RunConfig(String name, DatasetSpec dataset, ScheduleSpec schedule, TimestampMode timestamps, int batchLines,
+      Duration window, ZoneId zone, int parallelism, RunDir runDir, List<BackendConfig> backends,
+      Duration checkpointInterval, io.logbench.ledger.LedgerKafka ledgerKafka, RunDir checkpointDir,
+      io.logbench.sink.VisibilitySettings visibility) {
+    this(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir, backends,
+        checkpointInterval, ledgerKafka, checkpointDir, visibility, null);
+  }
 
   public RunConfig {
     visibility = visibility == null ? io.logbench.sink.VisibilitySettings.defaults() : visibility;
@@ -67,6 +79,11 @@ public record RunConfig(
   public RunConfig withWindow(Duration newWindow) {
     ConfigLoader.checkWindow("--window", newWindow);
     return new RunConfig(name, dataset, schedule, timestamps, batchLines, newWindow, zone, parallelism, runDir,
-        backends, checkpointInterval, ledgerKafka, checkpointDir, visibility);
+        backends, checkpointInterval, ledgerKafka, checkpointDir, visibility, canary);
+  }
+
+  /** Whether this is a canary's run file (it has a {@code canary:} block). */
+  public boolean isCanary() {
+    return canary != null;
   }
 }

@@ -53,6 +53,27 @@ public final class RunPlan {
    * against the manifest's line range and first and last time.
    */
   public static RunPlan of(RunConfig config) {
+    return of(config, null);
+  }
+
+  /**
+   * How long a canary's schedule lasts: a century, as good as without end, and its due times
+   * still fit a long of nanoseconds.
+   */
+  public static final Duration CANARY_SPAN = Duration.ofDays(36_525);
+
+  /**
+   * The plan of a canary's run file ({@link RunConfig#isCanary}): its app-json lines carry {@code
+   * runId} in their body, and its schedule lasts {@link #CANARY_SPAN}.
+   */
+  public static RunPlan canary(RunConfig config, String runId) {
+    if (!config.isCanary()) {
+      throw new IllegalArgumentException("Run " + config.name() + " has no canary: block.");
+    }
+    return of(config, runId);
+  }
+
+  private static RunPlan of(RunConfig config, String runInBody) {
     DatasetSpec d = config.dataset();
     ScheduleSpec s = config.schedule();
     Dataset dataset;
@@ -64,8 +85,10 @@ public final class RunPlan {
       lines = dataset.countBefore(d.until().toEpochMilli()) - first;
     } else {
       first = 0;
-      lines = d.lines() != null ? d.lines() : scheduleBound(s);
+      lines = d.lines() != null ? d.lines()
+          : config.isCanary() ? ConstantRateSchedule.linesBefore(s.rate(), CANARY_SPAN.toNanos()) : scheduleBound(s);
       dataset = AppJsonDataset.builder()
+          .runInBody(runInBody)
           .seed(d.seed())
           .lines(lines)
           .streams(d.streams())
@@ -196,10 +219,10 @@ public final class RunPlan {
     List<WindowCount> rows = windows.windows();
     long[] bounds = new long[rows.size() + 1];
     for (int w = 0; w < rows.size(); w++) {
-      bounds[w] = firstIndex + expected.countBefore(rows.get(w).startMillis());
+      bounds[w] = firstIndex + expected.indexBefore(rows.get(w).startMillis());
     }
     bounds[rows.size()] = firstIndex
-        + (rows.isEmpty() ? 0 : expected.countBefore(rows.get(rows.size() - 1).endMillis()));
+        + (rows.isEmpty() ? 0 : expected.indexBefore(rows.get(rows.size() - 1).endMillis()));
     return new KeyedWindowCounts(key, byKey.values(), rows, byKey.count(bounds, parallelism));
   }
 

@@ -23,11 +23,31 @@ public final class ExpectedCounts implements Serializable {
 
   private final Timeline timeline;
   private final long runStartMillis;
+  private final Gaps gaps;
 
   /** Counts for the run of {@code timeline} that started at {@code runStartMillis}. */
   public ExpectedCounts(Timeline timeline, long runStartMillis) {
+    this(timeline, runStartMillis, Gaps.none());
+  }
+
+  private ExpectedCounts(Timeline timeline, long runStartMillis, Gaps gaps) {
     this.timeline = Objects.requireNonNull(timeline, "timeline");
     this.runStartMillis = runStartMillis;
+    this.gaps = Objects.requireNonNull(gaps, "gaps");
+  }
+
+  /**
+   * The same run with the lines of {@code skipped} never sent: they are expected in no window
+   * ({@link #countBefore} leaves them out), while {@link #indexBefore} still maps times to line
+   * indices (sequence ids) as the timeline does.
+   */
+  public ExpectedCounts withGaps(Gaps skipped) {
+    return new ExpectedCounts(timeline, runStartMillis, skipped);
+  }
+
+  /** The lines never sent ({@link Gaps#none} for a run without gaps). */
+  public Gaps gaps() {
+    return gaps;
   }
 
   /** The timeline counted. */
@@ -40,13 +60,23 @@ public final class ExpectedCounts implements Serializable {
     return runStartMillis;
   }
 
-  /** All the run's lines. */
+  /** All the run's lines, those of its gaps left out. */
   public long total() {
-    return timeline.lines();
+    return timeline.lines() - gaps.linesBefore(timeline.lines());
   }
 
-  /** Lines with timestamps strictly before {@code epochMillis}. */
+  /** Lines expected with timestamps strictly before {@code epochMillis}: those of the gaps left out. */
   public long countBefore(long epochMillis) {
+    long index = indexBefore(epochMillis);
+    return gaps.isEmpty() ? index : index - gaps.linesBefore(index);
+  }
+
+  /**
+   * The run line index of the first line at or after {@code epochMillis}: the number of the
+   * timeline's lines before it, gaps included. Plus the run's first index, it is a sequence id:
+   * a window's lines are the ids {@code [indexBefore(start), indexBefore(end))}.
+   */
+  public long indexBefore(long epochMillis) {
     return timeline.countBefore(epochMillis, runStartMillis);
   }
 

@@ -19,9 +19,16 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * @param schedule the run's schedule, or null to time the thresholds from the first batch
  * @param zone the run's zone
  * @param requests the job's delivery of a backend's batches as requests through its sender
+ * @param skipped the batches the run never sends (a canary's gaps), which nothing may wait for
  */
 public record DeliveryContext(DeliverySettings delivery, RunContext run, WindowGrid grid, Schedule schedule,
-    ZoneId zone, RequestDelivery requests) {
+    ZoneId zone, RequestDelivery requests, io.logbench.schedule.SkippedBatches skipped) {
+
+  /** A context of a run that sends every batch. */
+  public DeliveryContext(DeliverySettings delivery, RunContext run, WindowGrid grid, Schedule schedule, ZoneId zone,
+      RequestDelivery requests) {
+    this(delivery, run, grid, schedule, zone, requests, io.logbench.schedule.SkippedBatches.none());
+  }
 
   /** Delivers a backend's batches as requests through the sender it opens. */
   @FunctionalInterface
@@ -35,5 +42,6 @@ public record DeliveryContext(DeliverySettings delivery, RunContext run, WindowG
     Objects.requireNonNull(run, "run");
     Objects.requireNonNull(grid, "grid");
     Objects.requireNonNull(zone, "zone");
+    Objects.requireNonNull(skipped, "skipped");
   }
 }

@@ -56,6 +56,22 @@ public final class LatencyHistogram implements Serializable {
     return buckets.getTotalCount();
   }
 
+  /**
+   * Values recorded at or below {@code value}, at the buckets' precision (two significant
+   * digits): a histogram's cumulative bucket for an upper bound.
+   */
+  public long countAtOrBelow(long value) {
+    if (value < 0 || count() == 0) {
+      return 0;
+    }
+    return buckets.getCountBetweenValues(0, Math.min(value, MAX_TRACKABLE));
+  }
+
+  /** The sum of the values recorded (negative ones as 0), exact. */
+  public long sum() {
+    return sum;
+  }
+
   /** Smallest value recorded, or 0 when empty. */
   public long min() {
     return count() == 0 ? 0 : min;

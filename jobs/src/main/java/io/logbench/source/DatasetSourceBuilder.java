@@ -43,6 +43,7 @@ public final class DatasetSourceBuilder {
   private boolean endAfterCheckpoint;
   private String backend;
   private long tickNanos = RunPlan.DEFAULT_TICK_NANOS;
+  private io.logbench.schedule.Gaps gaps = io.logbench.schedule.Gaps.none();
 
   DatasetSourceBuilder() {}
 
@@ -125,6 +126,16 @@ public final class DatasetSourceBuilder {
     return this;
   }
 
+  /**
+   * Lines never sent (default none): a batch whose first line is in a gap is skipped, so a canary
+   * started again after a while down does not send what was due while it was down. Gaps start
+   * and end on batch boundaries.
+   */
+  public DatasetSourceBuilder gaps(io.logbench.schedule.Gaps gaps) {
+    this.gaps = gaps;
+    return this;
+  }
+
   /** The backend this source feeds: its readers' metrics are also in group {@code backend=<name>}. */
   public DatasetSourceBuilder backend(String name) {
     this.backend = name;
@@ -134,7 +145,7 @@ public final class DatasetSourceBuilder {
   public DatasetSource build() {
     sanityCheck();
     return new DatasetSource(
-        new RunPlan(dataset, firstIndex, schedule, timeline, batchSize, tickNanos), stripes, runStartMillis, backend,
+        new RunPlan(dataset, firstIndex, schedule, timeline, batchSize, tickNanos, gaps), stripes, runStartMillis, backend,
         leaseFiles == null ? null : new LeaseSettings(leaseFiles, leaseBackend, leaseBatches),
         endAfterCheckpoint);
   }
@@ -146,6 +157,12 @@ public final class DatasetSourceBuilder {
     require(batchSize > 0, "The batch size must be at least 1 line, not " + batchSize + ".");
     require(tickNanos >= 0, "The pacing tick must not be negative, not " + tickNanos + " ns.");
     require(stripes >= 0, "The number of stripes must be positive, not " + stripes + ".");
+    require(gaps != null, "The gaps must not be null; Gaps.none() for none.");
+    for (long[] g : gaps.ranges()) {
+      require(g[0] % batchSize == 0 && (g[1] % batchSize == 0 || g[1] >= schedule.lines()),
+          "A gap must start and end on a batch boundary (batches of " + batchSize + " lines), not [" + g[0] + ", "
+              + g[1] + ").");
+    }
     require(leaseBatches >= 1, "A lease must cover at least 1 batch, not " + leaseBatches + ".");
     require(leaseFiles == null || (leaseBackend != null && !leaseBackend.isEmpty()),
         "Leases need the name of the backend the source feeds.");

@@ -79,6 +79,16 @@ public record Drill(List<Long> missing, long missingTotal, Map<Long, Integer> du
    */
   public static Drill of(long firstId, long lastExclusive, List<Long> observed, boolean fromNanosOffsets, int limit,
       LongPredicate replayedId) {
+    return of(firstId, lastExclusive, observed, fromNanosOffsets, limit, replayedId, null);
+  }
+
+  /**
+   * {@link #of(long, long, List, boolean, int, LongPredicate)}, with the ids of the range that were
+   * never sent ({@code unsent}, e.g. a canary's gap while it was down; null for none) not
+   * missing when they are not found.
+   */
+  public static Drill of(long firstId, long lastExclusive, List<Long> observed, boolean fromNanosOffsets, int limit,
+      LongPredicate replayedId, LongPredicate unsent) {
     long size = lastExclusive - firstId;
     if (fromNanosOffsets && size > LineIds.MODULUS) {
       return impossible("the window expects " + size + " lines, more than " + LineIds.MODULUS
@@ -114,6 +124,9 @@ public record Drill(List<Long> missing, long missingTotal, Map<Long, Integer> du
     long missingTotal = 0;
     for (int k = 0; k < seen.length; k++) {
       if (seen[k] == 0) {
+        if (unsent != null && unsent.test(firstId + k)) {
+          continue;
+        }
         missingTotal++;
         if (missing.size() < limit) {
           missing.add(firstId + k);

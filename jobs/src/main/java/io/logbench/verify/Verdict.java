@@ -43,7 +43,12 @@ public record Verdict(
      * observed &gt; acked, and every extra copy is of a line a restore sent again (at-least-once
      * replay after a task failure), as the run directory's restore records say; not a backend fault.
      */
-    REPLAYED
+    REPLAYED,
+    /**
+     * A canary's spot check: a window verified earlier (OK or REPLAYED) now holds fewer lines than
+     * at that verdict: lines lost after they were stored (retention, compaction, a deleted file).
+     */
+    LOST
   }
 
   public Verdict {

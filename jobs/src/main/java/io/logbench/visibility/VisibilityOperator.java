@@ -29,7 +29,9 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * samples handed before it are not polled.
  *
  * <p>Metrics, in group {@code backend=<name>}: histograms {@code visibleFromAckMicros} and {@code
- * visibleFromScheduleMicros}, counters {@code visibilitySamples} (batches sampled so far), gauge
+ * visibleFromScheduleMicros} (and the latter as a Prometheus histogram in seconds, {@code
+ * visibleFromScheduleSeconds_bucket} by {@code le}, {@link io.logbench.metrics.HistogramBuckets}),
+ * counters {@code visibilitySamples} (batches sampled so far), gauge
  * {@code visibilityPending}.
  */
 public final class VisibilityOperator extends AbstractStreamOperator<Void>
@@ -78,6 +80,9 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
     group.gauge("visibilityPending", tracker::pendingSamples);
     group.histogram("visibleFromAckMicros", new HistogramMetric(tracker::fromAckMicros));
     group.histogram("visibleFromScheduleMicros", new HistogramMetric(tracker::fromScheduleMicros));
+    // the same as a Prometheus histogram in seconds, for alert rules (a summary cannot be aggregated)
+    io.logbench.metrics.HistogramBuckets.register(group, "visibleFromScheduleSeconds", tracker::fromScheduleMicros,
+        io.logbench.metrics.HistogramBuckets.DEFAULT_BOUNDS_SECONDS);
     String thread = "logbench-visibility-" + spec.name();
     poller = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, thread);

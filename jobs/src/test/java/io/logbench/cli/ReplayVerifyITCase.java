@@ -294,7 +294,7 @@ class ReplayVerifyITCase {
     GenerateJob job = new GenerateJob(plan, List.of(new BackendConfig(new KilledMidRun(b.spec(), testId), b.common())),
         c.checkpointInterval()).runDir(runDir).runStartMillis(runStart).runId(runId);
     Files.createDirectories(runDir);
-    GenerateCommand.writeRunJson(runDir, config, plan, runStart, runId, null);
+    io.logbench.run.RunJson.write(runDir, config, plan, runStart, runId, null);
 
     Configuration conf = new Configuration();
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");

@@ -166,7 +166,7 @@ class RunDirObjectStoreITCase {
         List.of(new BackendConfig(new ReplayVerifyITCase.KilledMidRun(b.spec(), testId), b.common())),
         c.checkpointInterval()).runDir(run).checkpointDir(c.checkpointDir(run)).runStartMillis(runStart)
         .runId(runId);
-    GenerateCommand.writeRunJson(run, config, plan, runStart, runId, null, java.util.Map.of());
+    io.logbench.run.RunJson.write(run, config, plan, runStart, runId, null, java.util.Map.of());
 
     Configuration conf = new Configuration();
     conf.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");

@@ -11,8 +11,6 @@ import io.logbench.plan.ConfigLoader;
 import io.logbench.sink.kafka.KafkaTestBroker;
 import io.logbench.testing.LoopbackMiniCluster;
 import io.logbench.verify.LedgerView;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -77,11 +75,11 @@ class VerifyLedgerKafkaITCase {
     assertThat(seen.rows().values()).containsExactlyInAnyOrderElementsOf(fromFiles);
     assertThat(LedgerView.kafka(kafka, runId).read("other").rows()).isEmpty();
     // generate's client, when the tasks' ledger files are not on its machine, takes the rows from Kafka
-    ByteArrayOutputStream warned = new ByteArrayOutputStream();
-    List<LedgerEntry> elsewhere = GenerateCommand.finalLedger(ConfigLoader.load(config), dir.resolve("elsewhere"),
-        runId, new PrintStream(warned, true, StandardCharsets.UTF_8));
+    List<String> warned = new java.util.ArrayList<>();
+    List<LedgerEntry> elsewhere = io.logbench.run.GenerateRun.finalLedger(ConfigLoader.load(config),
+        dir.resolve("elsewhere"), runId, warned::add);
     assertThat(elsewhere).containsExactlyElementsOf(fromFiles);
-    assertThat(warned.toString(StandardCharsets.UTF_8)).contains("generate: backend files's ledger is not in "
+    assertThat(String.join("\n", warned)).contains("backend files's ledger is not in "
         + dir.resolve("elsewhere").resolve("ledger").resolve("files") + " (its tasks ran elsewhere); took its 2"
         + " row(s) from topic " + TOPIC + " instead.");
 

@@ -100,7 +100,7 @@ class ConfigLoaderTest {
     fails(NGINX + "  sede: 8\n",
         "dataset.sede: unknown key; expected one of kind, mode, seed, from, until.");
     fails(NGINX + "shedule:\n  kind: max\n",
-        "shedule: unknown key; expected one of name, dataset, schedule, timestamps, batch, window, zone, parallelism, run, backends, writes, visibility.");
+        "shedule: unknown key; expected one of name, dataset, schedule, timestamps, batch, window, zone, parallelism, run, backends, writes, visibility, canary.");
     fails(NGINX + "schedule:\n  kind: constant\n  rate: 5\n  hold: 2m\n",
         "schedule.hold: unknown key; expected one of kind, rate, duration, tick.");
     fails(NGINX + "schedule:\n  kind: max\n  tick: 5ms\n",

@@ -45,6 +45,24 @@ class DatasetSourceReaderTest {
    * checkpoint snapshotted after it completes (not one snapshotted before, nor an earlier one).
    */
   @Test
+  void batchesWhoseFirstLineIsInAGapAreNeverEmittedOnEveryStripe() throws Exception {
+    TestDataset dataset = new TestDataset(1_000);
+    Schedule schedule = ConstantRateSchedule.unpaced(48);
+    // lines 10 to 35 never sent: batches 2 to 6 of 5 lines
+    RunPlan plan = new RunPlan(dataset, 100, schedule, new OriginalTimeline(dataset, 100, 48), 5, 0,
+        io.logbench.schedule.Gaps.of(List.of(new long[] {10, 35})));
+    CollectingOutput output = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(List.of(new StripeSplit(0, 3, 0, START), new StripeSplit(1, 3, 1, START),
+          new StripeSplit(2, 3, 2, START)));
+      reader.notifyNoMoreSplits();
+      drain(reader, output);
+    }
+    assertThat(output.ids()).containsExactly(0L, 1L, 7L, 8L, 9L);
+    assertThat(output.batches.get(2).lineAsString(0)).isEqualTo("line-135");
+  }
+
+  @Test
   void endAfterCheckpointEndsOnlyOnceACheckpointTakenAfterTheLastBatchCompletes() throws Exception {
     RunPlan plan = unpacedPlan(48, 5);
     CollectingOutput output = new CollectingOutput();

@@ -23,6 +23,10 @@ import java.util.List;
  * {"namespace":"loadtest","container":"k6-7","level":"info","msg":"request handled path=/api/orders status=200","trace_id":"<32 hex>","user_id":"u1234","latency_ms":456,"seq":1234567}
  * }</pre>
  *
+ * <p>With a run id in the body ({@link Builder#runInBody}, what a canary sends), every line also
+ * carries {@code "logbench_run":"<id>"} after its container, so the run and the sequence number
+ * of a line survive an agent that rewrites the record around it.
+ *
  * <p>Lines come in blocks of {@code streamBlock} consecutive lines of one stream, like one k6
  * request of 100 lines from one VU. The dataset's own time of line {@code i} is {@code
  * startMillis + floor(i * 1000 / rate)}.
@@ -56,6 +60,7 @@ public final class AppJsonDataset implements Dataset {
   private final int streamBlock;
   private final long startMillis;
   private final long rate;
+  private final String runInBody;
   private final AppJsonStreams streams;
 
   // Rebuilt from the seed after deserialization (see readResolve) rather than shipped.
@@ -71,6 +76,7 @@ public final class AppJsonDataset implements Dataset {
     this.streamBlock = b.streamBlock;
     this.startMillis = b.startMillis;
     this.rate = b.rate;
+    this.runInBody = b.runInBody;
     this.streams = new AppJsonStreams(streamCount);
     this.pool = new AppJsonPool(seed, poolSize);
     this.prefixes = new byte[streamCount][];
@@ -78,7 +84,8 @@ public final class AppJsonDataset implements Dataset {
     for (int s = 0; s < streamCount; s++) {
       prefixes[s] =
           ("{\"namespace\":\"" + AppJsonStreams.NAMESPACE + "\",\"container\":\""
-                  + streams.container(s) + "\",")
+                  + streams.container(s) + "\","
+                  + (runInBody == null ? "" : "\"" + RUN_IN_BODY_FIELD + "\":\"" + runInBody + "\","))
               .getBytes(StandardCharsets.US_ASCII);
       maxPrefix = Math.max(maxPrefix, prefixes[s].length);
     }
@@ -88,6 +95,14 @@ public final class AppJsonDataset implements Dataset {
   /** A builder with the defaults of seed 000; {@code lines} must be set. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /** The field of the run id in each line's body, with {@link Builder#runInBody}. */
+  public static final String RUN_IN_BODY_FIELD = "logbench_run";
+
+  /** The run id every line carries in its body, or null when lines carry none. */
+  public String runInBody() {
+    return runInBody;
   }
 
   /** Every line ends with its {@code "seq"}. */
@@ -238,6 +253,7 @@ public final class AppJsonDataset implements Dataset {
         .streamBlock(streamBlock)
         .startMillis(startMillis)
         .rate(rate)
+        .runInBody(runInBody)
         .build();
   }
 
@@ -366,6 +382,7 @@ public final class AppJsonDataset implements Dataset {
     private int streamBlock = DEFAULT_STREAM_BLOCK;
     private long startMillis = DEFAULT_START_MILLIS;
     private long rate = DEFAULT_RATE;
+    private String runInBody;
     private boolean linesSet;
 
     private Builder() {}
@@ -408,6 +425,15 @@ public final class AppJsonDataset implements Dataset {
       return this;
     }
 
+    /**
+     * Puts {@code runId} into every line's body as {@code "logbench_run"} (null: none, the
+     * default): letters, digits, '.', '_' and '-' only, so it needs no escaping.
+     */
+    public Builder runInBody(String runId) {
+      this.runInBody = runId;
+      return this;
+    }
+
     public AppJsonDataset build() {
       sanityCheck();
       return new AppJsonDataset(this);
@@ -432,6 +458,10 @@ public final class AppJsonDataset implements Dataset {
       if (streamBlock < 1) {
         throw new IllegalArgumentException(
             "The stream block must be at least 1 line, got " + streamBlock + ".");
+      }
+      if (runInBody != null && !runInBody.matches("[A-Za-z0-9._-]{1,128}")) {
+        throw new IllegalArgumentException("A run id in the body is 1 to 128 letters, digits, '.', '_' or '-', not \""
+            + runInBody + "\".");
       }
       if (rate <= 0 || rate > MAX_RATE) {
         throw new IllegalArgumentException(

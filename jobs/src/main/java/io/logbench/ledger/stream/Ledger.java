@@ -37,6 +37,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  *       emitted when the input ends (the final watermark of a bounded run).
  * </ol>
  *
+ * <p>{@link Builder#openEnded Open-ended} (a canary), there is no span and no row for windows no
+ * batch reached, and each window's state is cleared a horizon after its end, so a run of any
+ * length keeps the open windows only.
+ *
  * <p>The generate job calls {@link #attach} (or {@link #rows} and {@link #writeFiles}); every
  * source must be bounded so the final watermark arrives. <b>Kafka hook:</b> the upsert stream
  * {@link #rows} returns is the place to add the Kafka ledger writer ({@code rows.sinkTo(...)},
@@ -52,6 +56,7 @@ public final class Ledger {
   private final ZoneId zone;
   private final io.logbench.rundir.RunDir runDir;
   private final boolean upsertLog;
+  private final long horizonMillis;
 
   private Ledger(Builder b) {
     this.backends = List.copyOf(b.backends);
@@ -62,6 +67,7 @@ public final class Ledger {
     this.zone = b.zone;
     this.runDir = b.runDir;
     this.upsertLog = b.upsertLog;
+    this.horizonMillis = b.horizonMillis;
   }
 
   /** Distinct operator ids per ledger, so one job can hold a ledger per backend. */
@@ -78,14 +84,14 @@ public final class Ledger {
     DataStream<WindowDelta> deltas =
         outcomes
             .keyBy(o -> SeenBatches.key(o.backend(), o.batchId()), Types.STRING)
-            .process(new DedupOutcomes())
+            .process(new DedupOutcomes(horizonMillis == 0 ? 0 : horizonMillis + grid.sizeMillis()))
             .returns(TypeInformation.of(BatchOutcome.class))
             .uid("ledger-dedup" + uidSuffix())
             .name("ledger dedup")
             .flatMap((BatchOutcome o, org.apache.flink.util.Collector<WindowDelta> out) -> WindowDelta.of(o).forEach(out::collect))
             .returns(TypeInformation.of(WindowDelta.class))
             .name("ledger windows of batch");
-    List<Long> starts = windowStarts(grid, fromMillis, toMillis);
+    List<Long> starts = horizonMillis > 0 ? List.of() : windowStarts(grid, fromMillis, toMillis);
     if (starts.isEmpty()) {
       return aggregate(deltas);
     }
@@ -104,7 +110,7 @@ public final class Ledger {
   private DataStream<LedgerEntry> aggregate(DataStream<WindowDelta> deltas) {
     return deltas
         .keyBy(WindowDelta::key, Types.STRING)
-        .process(new AggregateWindows(expected, grid.sizeMillis()))
+        .process(new AggregateWindows(expected, grid.sizeMillis(), horizonMillis))
         .returns(TypeInformation.of(LedgerEntry.class))
         .uid("ledger-windows" + uidSuffix())
         .name("ledger window totals");
@@ -164,8 +170,24 @@ public final class Ledger {
     private ZoneId zone;
     private io.logbench.rundir.RunDir runDir;
     private boolean upsertLog = DEFAULT_UPSERT_LOG;
+    private long horizonMillis;
 
     private Builder() {}
+
+    /**
+     * An open-ended ledger (a canary, which never ends) instead of a bounded run's: no span, no row
+     * for windows no batch reached (a window of a canary's schedule with no line is a gap), and
+     * each window's state cleared {@code horizon} after the window's end (the dedup's blocks a
+     * window later), so the state holds the open windows only ({@link AggregateWindows}, {@link
+     * DedupOutcomes}). Its rows are an upsert stream for a consumer of its own; {@link #writeFiles}
+     * is for bounded runs.
+     */
+    public Builder openEnded(java.time.Duration horizon) {
+      require(horizon != null && horizon.toMillis() > 0, "An open-ended ledger needs a horizon of at least 1 ms, not "
+          + horizon + ".");
+      this.horizonMillis = horizon.toMillis();
+      return this;
+    }
 
     /** Names of every backend of the run (each gets a row for every window that expects lines). */
     public Builder backends(List<String> backends) {
@@ -224,6 +246,10 @@ public final class Ledger {
       require(grid != null, "A ledger needs the run's window grid.");
       require(grid.sizeMillis() > 0, "A ledger's windows must be at least 1 ms long, not " + grid.sizeMillis() + " ms.");
       require(expected != null, "A ledger needs the run's expected counts.");
+      Objects.requireNonNull(zone, "A ledger needs the run's zone.");
+      if (horizonMillis > 0) {
+        return new Ledger(this);
+      }
       require(toMillis != Long.MIN_VALUE, "A ledger needs the run's span.");
       require(toMillis >= fromMillis, "The run's span must not end before it starts, but was ["
           + fromMillis + ", " + toMillis + ").");

@@ -149,7 +149,7 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
   /** Appends the batches in batch id order through one writer ({@link #write}). */
   @Override
   public DataStream<BatchOutcome> deliver(DataStream<LineBatch> batches, DeliveryContext context) {
-    return write(batches, this, context.grid(), context.zone());
+    return write(batches, this, context.grid(), context.zone(), context.skipped());
   }
 
   /**
@@ -190,11 +190,17 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
    */
   public static SingleOutputStreamOperator<BatchOutcome> write(
       DataStream<LineBatch> batches, FilesBackend spec, WindowGrid grid, ZoneId zone) {
+    return write(batches, spec, grid, zone, io.logbench.schedule.SkippedBatches.none());
+  }
+
+  /** As {@link #write(DataStream, FilesBackend, WindowGrid, ZoneId)}, never waiting for the {@code skipped} batches. */
+  public static SingleOutputStreamOperator<BatchOutcome> write(DataStream<LineBatch> batches, FilesBackend spec,
+      WindowGrid grid, ZoneId zone, io.logbench.schedule.SkippedBatches skipped) {
     return batches
         .transform(
             "files " + spec.name(),
             TypeInformation.of(BatchOutcome.class),
-            new OrderedLayoutWriter(spec.name(), spec.dir(), zone.getId(), grid))
+            new OrderedLayoutWriter(spec.name(), spec.dir(), zone.getId(), grid, skipped))
         .uid("files-writer-" + spec.name())
         .setParallelism(1)
         .setMaxParallelism(1);

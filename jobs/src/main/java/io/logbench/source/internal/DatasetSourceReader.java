@@ -169,7 +169,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
       if (head.lease != null) {
         head.lease.beforeEmit(head.nextBatch); // an upper bound on file before the batch leaves
       }
-      head.nextBatch += head.stripes;
+      head.nextBatch = plan.nextSent(head.nextBatch + head.stripes, head.stripe, head.stripes);
       stripes.add(head);
       output.collect(batch);
       scheduleLagMillis = lagNanos / 1_000_000L;
@@ -360,7 +360,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
       this.stripe = split.stripe();
       this.stripes = split.stripes();
       this.runStartMillis = split.runStartMillis();
-      this.nextBatch = split.nextBatch();
+      this.nextBatch = plan.nextSent(split.nextBatch(), stripe, stripes);
       this.cursor =
           plan.dataset().cursor(plan.firstIndex() + plan.batchStart(split.nextBatch()));
     }

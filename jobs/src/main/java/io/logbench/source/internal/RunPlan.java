@@ -24,6 +24,7 @@ public final class RunPlan implements Serializable {
   private final long lines;
   private final long batches;
   private final long tickNanos;
+  private final io.logbench.schedule.Gaps gaps;
 
   public RunPlan(
       Dataset dataset, long firstIndex, Schedule schedule, Timeline timeline, int batchSize) {
@@ -36,6 +37,16 @@ public final class RunPlan implements Serializable {
    */
   public RunPlan(Dataset dataset, long firstIndex, Schedule schedule, Timeline timeline, int batchSize,
       long tickNanos) {
+    this(dataset, firstIndex, schedule, timeline, batchSize, tickNanos, io.logbench.schedule.Gaps.none());
+  }
+
+  /**
+   * A plan that never sends the lines of {@code gaps}: a batch whose first line is in a gap is
+   * skipped (gaps start and end on batch boundaries).
+   */
+  public RunPlan(Dataset dataset, long firstIndex, Schedule schedule, Timeline timeline, int batchSize,
+      long tickNanos, io.logbench.schedule.Gaps gaps) {
+    this.gaps = gaps;
     this.dataset = dataset;
     this.firstIndex = firstIndex;
     this.schedule = schedule;
@@ -90,6 +101,27 @@ public final class RunPlan implements Serializable {
   /** Offset from the run's start at which batch {@code b} is due: that of its first line. */
   public long dueNanos(long b) {
     return schedule.dueNanos(batchStart(b));
+  }
+
+  /**
+   * The batch a stripe emits next when it would emit {@code batch}: {@code batch} itself, or,
+   * when its first line is in a gap, the stripe's first batch after the gap ({@code stripe} of
+   * {@code stripes} owns the batches {@code stripe + k * stripes}).
+   */
+  public long nextSent(long batch, int stripe, int stripes) {
+    long line = batchStart(batch);
+    long after = gaps.skip(line);
+    if (after == line) {
+      return batch;
+    }
+    long first = (after + batchSize - 1) / batchSize;
+    long k = Math.floorDiv(first - stripe + stripes - 1, stripes);
+    return nextSent(stripe + Math.max(0, k) * stripes, stripe, stripes);
+  }
+
+  /** The lines never sent. */
+  public io.logbench.schedule.Gaps gaps() {
+    return gaps;
   }
 
   public boolean paced() {

@@ -33,6 +33,9 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * BatchOutcome} for it. Its checkpoint holds the next batch id, the file lengths and the batches
  * held back; a restore truncates the files to those lengths, so no line is written twice or lost.
  *
+ * <p>Batches the run never sends (a canary's gaps, {@link io.logbench.schedule.SkippedBatches})
+ * are not waited for.
+ *
  * <p>Metrics: counters {@code batchesWritten}, {@code linesWritten}; gauge {@code batchesHeldBack}.
  */
 public final class OrderedLayoutWriter extends AbstractStreamOperator<BatchOutcome>
@@ -44,6 +47,7 @@ public final class OrderedLayoutWriter extends AbstractStreamOperator<BatchOutco
   private final String dir;
   private final String zone;
   private final WindowGrid grid;
+  private final io.logbench.schedule.SkippedBatches skipped;
 
   private transient DayFileAppender appender;
   private transient TreeMap<Long, LineBatch> pending;
@@ -54,6 +58,13 @@ public final class OrderedLayoutWriter extends AbstractStreamOperator<BatchOutco
   private transient Counter linesWritten;
 
   public OrderedLayoutWriter(String backend, String dir, String zone, WindowGrid grid) {
+    this(backend, dir, zone, grid, io.logbench.schedule.SkippedBatches.none());
+  }
+
+  /** A writer that never waits for the {@code skipped} batches (a canary's gaps: never sent). */
+  public OrderedLayoutWriter(String backend, String dir, String zone, WindowGrid grid,
+      io.logbench.schedule.SkippedBatches skipped) {
+    this.skipped = skipped;
     this.backend = backend;
     this.dir = dir;
     this.zone = zone;
@@ -108,7 +119,7 @@ public final class OrderedLayoutWriter extends AbstractStreamOperator<BatchOutco
 
   private void drain() throws Exception {
     LineBatch next;
-    while ((next = pending.remove(nextBatchId)) != null) {
+    while ((next = pending.remove(nextBatchId = skipped.next(nextBatchId))) != null) {
       long startNanos = nowNanos();
       appender.append(next);
       long endNanos = nowNanos();

@@ -1,4 +1,4 @@
-package io.logbench.cli;
+package io.logbench.run;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,7 +15,7 @@ import java.util.Objects;
 /**
  * What {@code generate --resume RUN_DIR} continues: the run's id and start from {@code
  * RUN_DIR/run.json}, checked against the run file given, and the newest completed checkpoint in
- * the run's checkpoint directory. Anything that does not fit is a {@link UsageException} (exit
+ * the run's checkpoint directory. Anything that does not fit is a {@link RunRefusedException} (exit
  * 2) that names it.
  *
  * @param runId the run's id, kept by the resumed job so the lines it sends belong to the same run
@@ -23,24 +23,24 @@ import java.util.Objects;
  * @param checkpoint the checkpoint the job restarts from
  * @param runJson run.json as the killed run left it
  */
-record ResumedRun(String runId, long runStartMillis, RetainedCheckpoints.Checkpoint checkpoint, JsonNode runJson) {
+public record ResumedRun(String runId, long runStartMillis, RetainedCheckpoints.Checkpoint checkpoint, JsonNode runJson) {
 
   /**
    * Reads {@code runDir}'s run.json, checks it is a run of {@code config} ({@code file}), and
    * finds the checkpoint to resume from in {@code checkpointDir}.
    */
-  static ResumedRun of(RunDir runDir, Path file, RunConfig config, RunPlan plan, RunDir checkpointDir)
+  public static ResumedRun of(RunDir runDir, Path file, RunConfig config, RunPlan plan, RunDir checkpointDir)
       throws IOException {
     String runJsonFile = runDir.describe("run.json");
     if (!runDir.exists("run.json")) {
-      throw new UsageException("--resume " + runDir + ": " + runJsonFile + " does not exist; expected the run"
+      throw new RunRefusedException("--resume " + runDir + ": " + runJsonFile + " does not exist; expected the run"
           + " directory of a generate run that was stopped before its end.");
     }
     JsonNode run;
     try {
       run = new ObjectMapper().readTree(runDir.read("run.json"));
     } catch (IOException e) {
-      throw new UsageException("--resume " + runDir + ": " + runJsonFile + " is not readable JSON ("
+      throw new RunRefusedException("--resume " + runDir + ": " + runJsonFile + " is not readable JSON ("
           + e.getMessage() + ").");
     }
     List<String> wrong = new ArrayList<>();
@@ -53,23 +53,42 @@ record ResumedRun(String runId, long runStartMillis, RetainedCheckpoints.Checkpo
       wrong.add("it has no runId and runStartMillis (a run from before run ids)");
     }
     if (!wrong.isEmpty()) {
-      throw new UsageException("--resume " + runDir + ": " + runJsonFile + " is not a run of " + file + ": "
+      throw new RunRefusedException("--resume " + runDir + ": " + runJsonFile + " is not a run of " + file + ": "
           + String.join("; ", wrong) + ". Resume a run with the run file it was started with.");
     }
     if (run.hasNonNull("finishedMillis") && !run.hasNonNull("stopped")) {
-      throw new UsageException("--resume " + runDir + ": run " + run.get("runId").asText() + " finished (run.json"
+      throw new RunRefusedException("--resume " + runDir + ": run " + run.get("runId").asText() + " finished (run.json"
           + " has finishedMillis); there is nothing left to send.");
     }
     var checkpoint = RetainedCheckpoints.latest(checkpointDir);
     if (checkpoint.isEmpty()) {
-      throw new UsageException("--resume " + runDir + ": " + checkpointDir + " holds no completed checkpoint (a"
+      throw new RunRefusedException("--resume " + runDir + ": " + checkpointDir + " holds no completed checkpoint (a"
           + " chk-N directory with " + RetainedCheckpoints.METADATA + "); the run ended before its first"
           + " checkpoint, or its end (a whole run, or a clean stop) removed them: start it again without --resume.");
     }
     return new ResumedRun(run.get("runId").asText(), run.get("runStartMillis").asLong(), checkpoint.get(), run);
   }
 
-  private static void check(List<String> wrong, JsonNode run, String field, Object expected) {
+  /**
+   * run.json's {@code resumes} after this resume: the earlier resumes of the run, and this one
+   * ({@code millis}: {@code nowMillis}; {@code checkpoint}: its directory; {@code checkpointId}).
+   */
+  public java.util.List<Object> resumes(long nowMillis) {
+    java.util.List<Object> all = new ArrayList<>();
+    runJson.path("resumes").forEach(all::add);
+    java.util.Map<String, Object> now = new java.util.LinkedHashMap<>();
+    now.put("millis", nowMillis);
+    now.put("checkpoint", checkpoint.dir().absolute().location());
+    now.put("checkpointId", checkpoint.id());
+    all.add(now);
+    return all;
+  }
+
+  /**
+   * Adds to {@code wrong} a phrase when run.json's {@code field} is not {@code expected} (numbers
+   * compared as longs): what a run directory's run must share with the run file that continues it.
+   */
+  static void check(List<String> wrong, JsonNode run, String field, Object expected) {
     JsonNode v = run.get(field);
     Object actual = v == null || v.isNull() ? null : v.isNumber() ? (Object) v.asLong() : v.asText();
     Object want = expected instanceof Number n ? (Object) n.longValue() : expected;
