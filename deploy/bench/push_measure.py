@@ -116,10 +116,11 @@ def run_one(a):
             if started <= int(sec) + 1 and int(sec) <= ended:
                 seconds.append((int(sec), int(n)))
     run_start_ms = None
-    with open(os.path.join(a.run_dir, "generate.log")) as f:
-        for line in f:
-            if "Dataset run starts at" in line:
-                run_start_ms = int(line.split("Dataset run starts at")[1].split()[0])
+    try:
+        with open(os.path.join(a.run_dir, "run.json")) as f:
+            run_start_ms = json.load(f).get("runStartMillis")
+    except (FileNotFoundError, ValueError):
+        pass
     first, last = (seconds[0][0], seconds[-1][0]) if seconds else (started, ended)
     # steady: after warm-up, up to the start of the last second. Warm-up counts from the later of
     # the first request (a preflight count may come before the job) and the schedule's start, so
