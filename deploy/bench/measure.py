@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Runs one command and records what its process cost: the CPU of the whole process (user + sys,
-from /proc/<pid>/stat while it runs and from wait4 when it ends, the two agree within a tick), the
+"""Runs one command and records what its process cost: the CPU of the whole process and its
+descendants (user + sys, from /proc/<pid>/stat while it runs, and from wait4 when it ends, which
+counts the descendants it waited for; the two agree within a tick), the
 CPU of each of its threads by name (digits folded) in the last snapshot before it ended (threads
 that ended earlier are not in it), its wall time, and the
 machine's load average while it ran (1-minute figure, sampled every second).
@@ -27,10 +28,39 @@ def proc_cpu(pid):
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def thread_cpu(pid):
-    """{thread name with digits folded: CPU seconds} over the process's live threads."""
+def tree(pid):
+    """pid and its live descendants (java -jar logbench.jar runs the command in a second JVM)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        for f in glob.glob(f"/proc/{p}/task/*/children"):
+            try:
+                with open(f) as c:
+                    todo.extend(int(x) for x in c.read().split())
+            except (FileNotFoundError, ProcessLookupError, ValueError):
+                pass
+    return out
+
+
+def tree_cpu(pid):
+    total = 0.0
+    for p in tree(pid):
+        try:
+            total += proc_cpu(p)
+        except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
+            pass
+    return total
+
+
+def thread_cpu(pid, descendants=False):
+    """{thread name with digits folded: CPU seconds} over the live threads of the process (and of
+    its descendants with descendants=True)."""
     out = {}
-    for stat in glob.glob(f"/proc/{pid}/task/*/stat"):
+    stats = []
+    for p in tree(pid) if descendants else [pid]:
+        stats.extend(glob.glob(f"/proc/{p}/task/*/stat"))
+    for stat in stats:
         try:
             with open(stat) as f:
                 raw = f.read()
@@ -65,8 +95,8 @@ def main():
     cpu, threads, last_load = 0.0, {}, started
     while True:
         try:
-            cpu = proc_cpu(child.pid)
-            now_threads = thread_cpu(child.pid)
+            cpu = max(cpu, tree_cpu(child.pid))
+            now_threads = thread_cpu(child.pid, descendants=True)
             # an exiting process's threads vanish one by one: keep the fullest snapshot
             if sum(now_threads.values()) >= sum(threads.values()):
                 threads = now_threads

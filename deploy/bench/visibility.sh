@@ -6,7 +6,8 @@
 # the visibility figures and the load average while it ran; every run's JSON is in OUT.
 #
 # Environment (defaults in brackets):
-#   JARS ["current:jobs/target/logbench.jar"]   label:path pairs, space-separated
+#   JARS ["current:jobs/target/logbench.jar"]   label:path pairs, space-separated; OPTS_<label>, if
+#     set, replaces JAVA_OPTS for that label (the same jar twice with other JVM options)
 #   SAMPLES ["100 0"]   visibility.sample values (0: off)
 #   BACKEND [victorialogs]   victorialogs or loki (a real server, from LOGBENCH_*_BIN)
 #   RATE [100000]  LINES [100] (a request)  DURATION [60] (s)  ROUNDS [2]
@@ -64,12 +65,14 @@ for round in $(seq "$rounds"); do
   for j in $jars; do
     label="${j%%:*}"
     jar="${j#*:}"
+    opts_var="OPTS_$label"
+    opts="${!opts_var:-$java_opts}"
     for s in $samples; do
       name="$label-s$s-r$round"
       rm -rf "$out/runs/$name"
       # shellcheck disable=SC2086
       python3 "$root/deploy/bench/measure.py" --label "$name" --out "$out/$name.json" -- \
-        java $java_opts -jar "$jar" generate "$(run_file "$name" "$s")" --run-dir "$out/runs/$name" --quiet \
+        java $opts -jar "$jar" generate "$(run_file "$name" "$s")" --run-dir "$out/runs/$name" --quiet \
         > "$out/$name.log" 2>&1 || true
       python3 - "$out" "$name" <<'EOF'
 import csv, json, os, sys
