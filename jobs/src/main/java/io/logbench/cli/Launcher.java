@@ -17,8 +17,8 @@ import java.util.Locale;
 import sun.misc.Signal;
 
 /**
- * The entry point of {@code java -jar logbench.jar}: runs the command in a second JVM, tuned for a
- * short start ({@link #LATER_C2}), that maps a class-data sharing archive of the classes the
+ * The entry point of {@code java -jar logbench.jar}: runs the command in a second JVM, with a JIT
+ * for runs of minutes ({@link #jit}), that maps a class-data sharing archive of the classes the
  * command loads, so that JVM starts without loading, parsing and verifying them again (about 2
  * CPU-seconds of a short {@code generate}; see docs/benchmarks.md). Java 17 has no way to name an archive from a jar and can only write one
  * when a JVM exits ({@code -XX:ArchiveClassesAtExit}), so the archive is made on the first run of
@@ -48,13 +48,27 @@ public final class Launcher {
   public static final String CONSOLE = "logbench.console";
 
   /**
+   * The JIT of the command's JVM, unless the JVM was given its own {@code -XX:Tier...} options.
+   * C2's compiles of Flink's, Netty's and logbench's start-up and per-request code cost 8 to 10
+   * CPU-seconds in the first minutes of a run, more than its faster code saves in a run of
+   * minutes (measured in docs/benchmarks.md: 100k lines/s for 120 s, 34.5 CPU-s with C1 alone
+   * against 40.2 with C2's thresholds raised; 20k lines/s for 60 s, 13.3 to 15.7 against 15.6 to
+   * 18.5 raised and 20.9 to 21.5 with the defaults): commands that run jobs of minutes get C1
+   * alone. {@code dataset} and {@code publish} make lines as fast as the machine can for as long as a month
+   * takes, where C2's code pays: they get C2, for code that stays hot ({@link #LATER_C2}).
+   */
+  static List<String> jit(String command) {
+    return command.equals("dataset") || command.equals("publish") ? LATER_C2 : C1_ONLY;
+  }
+
+  /** C1 alone, at its full optimisation (no profiling code). */
+  static final List<String> C1_ONLY = List.of("-XX:TieredStopAtLevel=1");
+
+  /**
    * C2 compiles a method only after 8 to 30 times the invocations and loops of the defaults
-   * (Tier4InvocationThreshold 5,000, MinInvocation 600, Compile 15,000, BackEdge 40,000): a short
-   * run's start-up code (parsing the run file, building the job graph, starting the cluster) runs
-   * hot enough for C2 by the defaults, but not for long, and its C2 compiles cost more CPU than
-   * they save (about 1 CPU-s of a short run, 2 of a minute at 100k lines/s, measured in
-   * docs/benchmarks.md), while a run's steady loops pass these thresholds within its first seconds.
-   * Left out when the JVM was given its own {@code -XX:Tier...} options.
+   * (Tier4InvocationThreshold 5,000, MinInvocation 600, Compile 15,000, BackEdge 40,000): start-up
+   * code that runs hot for a moment is left to C1, while a long run's loops still pass these
+   * thresholds within seconds.
    */
   static final List<String> LATER_C2 = List.of("-XX:Tier4InvocationThreshold=100000",
       "-XX:Tier4MinInvocationThreshold=20000", "-XX:Tier4CompileThreshold=120000", "-XX:Tier4BackEdgeThreshold=400000");
@@ -176,7 +190,7 @@ public final class Launcher {
     cmd.add("-Xlog:cds=off");
     cmd.add("-Xlog:cds+dynamic=off");
     if (jvm.stream().noneMatch(a -> a.startsWith("-XX:Tier") || a.startsWith("-XX:-TieredCompilation"))) {
-      cmd.addAll(LATER_C2);
+      cmd.addAll(jit(command));
     }
     cmd.add("-D" + LAUNCHED + "=" + ProcessHandle.current().pid());
     if (console) {

@@ -41,4 +41,12 @@ class LauncherTest {
           .containsExactly("a3-generate.jsa", "a4-generate.jsa", "notes.txt");
     }
   }
+
+  @Test
+  void commandsThatRunJobsOfMinutesGetC1AloneAndTheLineMakersGetC2ForHotCode() {
+    assertThat(Launcher.jit("generate")).containsExactly("-XX:TieredStopAtLevel=1");
+    assertThat(Launcher.jit("verify")).isEqualTo(Launcher.C1_ONLY);
+    assertThat(Launcher.jit("dataset")).isEqualTo(Launcher.LATER_C2);
+    assertThat(Launcher.jit("publish")).isEqualTo(Launcher.LATER_C2);
+  }
 }
