@@ -1,4 +1,4 @@
-# Real servers for the bench scripts, sourced by them (not run): each starts one server on a free
+# Real servers and run files for the bench scripts, sourced by them (not run): each server starts on a free
 # 127.0.0.1 port with its data in a directory of its own, waits until it says it is ready, and is
 # stopped by stop_servers (the scripts set a trap). Binaries come from LOGBENCH_VICTORIALOGS_BIN
 # and LOGBENCH_LOKI_BIN only; a missing one stops the script with a sentence saying which.
@@ -6,6 +6,9 @@
 #   start_victorialogs DIR   -> sets VL_URL
 #   start_loki DIR           -> sets LOKI_URL (auth off, May 2021 lines taken, limits raised for load)
 #   need_bin VAR WHAT        -> exits 2 unless $VAR names an executable
+#   app_run_file FILE NAME RATE SECONDS LINES EXTRA BACKENDS -> writes a run file of seed 000's app
+#     JSON lines (20 streams, stamped with their send time) at RATE lines/s for SECONDS, LINES a
+#     request, parallelism 2, with the YAML lines EXTRA (may be empty) and the backends list BACKENDS
 
 server_pids=()
 
@@ -120,4 +123,20 @@ stop_servers() {
     wait "$p" 2>/dev/null || true
   done
   server_pids=()
+}
+
+app_run_file() { # file name rate seconds lines extra backends
+  cat > "$1" <<EOF
+name: $2
+dataset: {kind: app-json, seed: 0, streams: 20}
+schedule: {kind: constant, rate: $3, duration: ${4}s}
+timestamps: now
+batch: {lines: $5}
+window: 1m
+zone: UTC
+parallelism: 2
+$6
+backends:
+$7
+EOF
 }

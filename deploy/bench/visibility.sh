@@ -12,6 +12,9 @@
 #   BACKEND [victorialogs]   victorialogs or loki (a real server, from LOGBENCH_*_BIN)
 #   RATE [100000]  LINES [100] (a request)  DURATION [60] (s)  ROUNDS [2]
 #   PARALLELISM [2]  JAVA_OPTS [-Xmx1g]  OUT [target/visibility-bench]
+#   WARMUP [10] s of the first jar at 20k lines/s into the fresh server first, not measured (a
+#     fresh VictoriaLogs answered its first minute seconds late in these runs; it also makes the
+#     first jar's class-data archive)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -42,24 +45,23 @@ echo "visibility.sh: $backend at $url; $rate lines/s, $lines a request, $duratio
 
 run_file() { # name sample -> path
   local f="$out/$1.yaml"
-  cat > "$f" <<EOF
-name: $1
-dataset: {kind: app-json, seed: 0, streams: 20}
-schedule: {kind: constant, rate: $rate, duration: ${duration}s}
-timestamps: now
-batch: {lines: $lines}
-window: 1m
-zone: UTC
-parallelism: $parallelism
-visibility: {sample: $2}
-backends:
-$block
+  app_run_file "$f" "$1" "$rate" "$duration" "$lines" "visibility: {sample: $2}" "$block
     name: bench
     url: $url
-    delivery: load-test
-EOF
+    delivery: load-test"
   echo "$f"
 }
+
+warmup="${WARMUP:-10}"
+if (( warmup > 0 )); then
+  first="${jars%% *}"
+  saved_rate="$rate" saved_duration="$duration"
+  rate=20000 duration="$warmup"
+  # shellcheck disable=SC2086
+  java $java_opts -jar "${first#*:}" generate "$(run_file warmup 0)" --run-dir "$out/runs/warmup" --quiet \
+    > "$out/warmup.log" 2>&1 || true
+  rate="$saved_rate" duration="$saved_duration"
+fi
 
 for round in $(seq "$rounds"); do
   for j in $jars; do
