@@ -22,15 +22,9 @@ import subprocess
 import sys
 import time
 
-TICKS = os.sysconf("SC_CLK_TCK")
+from measure import proc_cpu, thread_cpu as proc_thread_cpu  # one home for /proc reading
+
 WARMUP_S = 5.0
-
-
-def proc_cpu(pid):
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    # fields after the command: state is [0]; utime and stime are fields 14 and 15 of stat
-    return (int(fields[11]) + int(fields[12])) / TICKS
 
 
 def proc_threads(pid):
@@ -39,21 +33,6 @@ def proc_threads(pid):
             if line.startswith("Threads:"):
                 return int(line.split()[1])
     return 0
-
-
-def proc_thread_cpu(pid):
-    """{thread name with its digits dropped: CPU seconds} over the process's live threads."""
-    out = {}
-    for stat in glob.glob(f"/proc/{pid}/task/*/stat"):
-        try:
-            with open(stat) as f:
-                raw = f.read()
-        except (FileNotFoundError, ProcessLookupError):
-            continue
-        name = raw[raw.index("(") + 1:raw.rindex(")")].rstrip("0123456789-#")
-        fields = raw.rsplit(")", 1)[1].split()
-        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / TICKS
-    return out
 
 
 def thread_starts(jfr_file):
@@ -137,10 +116,11 @@ def run_one(a):
             if started <= int(sec) + 1 and int(sec) <= ended:
                 seconds.append((int(sec), int(n)))
     run_start_ms = None
-    with open(os.path.join(a.run_dir, "generate.log")) as f:
-        for line in f:
-            if "Dataset run starts at" in line:
-                run_start_ms = int(line.split("Dataset run starts at")[1].split()[0])
+    try:
+        with open(os.path.join(a.run_dir, "run.json")) as f:
+            run_start_ms = json.load(f).get("runStartMillis")
+    except (FileNotFoundError, ValueError):
+        pass
     first, last = (seconds[0][0], seconds[-1][0]) if seconds else (started, ended)
     # steady: after warm-up, up to the start of the last second. Warm-up counts from the later of
     # the first request (a preflight count may come before the job) and the schedule's start, so

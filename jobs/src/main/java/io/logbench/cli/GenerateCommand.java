@@ -114,6 +114,11 @@ final class GenerateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     org.apache.flink.configuration.Configuration metrics = prometheus.configuration("generate");
+    // in-process, the progress lines read the job's own metrics as they are now
+    String liveToken = cluster.url == null ? java.util.UUID.randomUUID().toString() : null;
+    if (liveToken != null) {
+      metrics.addAll(io.logbench.metrics.LiveMetrics.configuration(liveToken));
+    }
     ClusterOption.Jobs jobs = cluster.open("generate", metrics, err);
     RunConfig config = ConfigLoader.load(file);
     GenerateRun run = GenerateRun.prepare(file, config, runDirOption, resumeDir, jobs.startLead());
@@ -134,7 +139,10 @@ final class GenerateCommand implements Callable<Integer> {
     // on a cluster, Ctrl-C and SIGTERM cancel the cluster's job through the client's shutdown hook
     // (ClusterTarget); in-process they stop it with a drain, so the ledger is final
     try (jobs; Progress progress = Progress.start(Progress.mode(quiet, err), err, new GenerateProgress("generate",
-        plan.schedule(), plan.lines(), run.runStartMillis(), job::progress, System::currentTimeMillis));
+        plan.schedule(), plan.lines(), run.runStartMillis(), liveToken != null
+            ? GenerateProgress.fromMetrics(() -> io.logbench.metrics.LiveMetrics.forToken(liveToken),
+                config.backends().stream().map(b -> b.name()).toList(), plan.lines())
+            : GenerateProgress.fromOutcomes(job::progress, plan.lines()), System::currentTimeMillis));
         StopSignals s = cluster.url == null ? new StopSignals("generate", err, job::stop, StopSignals.DEFAULT_GRACE) : null) {
       signals = s;
       result = job.run(jobs.environment(config.parallelism()));

@@ -1,6 +1,7 @@
 package io.logbench.cli;
 
 import io.logbench.job.BackendSummary;
+import io.logbench.metrics.LiveMetrics;
 import io.logbench.schedule.Schedule;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -13,35 +14,88 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * generate's progress lines, one per backend: lines sent (answered) of the run's, the rate over
- * the last 10 s against the schedule's target rate now, p95 latency from schedule, lines failed by
- * reason, how far behind schedule the answered lines are, and the time left.
+ * generate's progress lines, one per backend: lines sent of the run's, the rate over the last 10 s
+ * against the schedule's target rate now, p95 latency from schedule, lines failed by reason, how
+ * far behind schedule the source is, and the time left.
  *
- * <p>Schedule lag: the next line to be answered was due at {@code dueNanos(sent)}; when that is
- * in the past the backend (or the source) is that far behind. ETA: the schedule's remaining
- * duration plus the lag, or when behind the lines left at the current rate if that is longer;
- * unpaced, the lines left at the current rate.
+ * <p>In-process the figures are the job's own metrics as they are now ({@link #fromMetrics}): the
+ * sources' positions and schedule lag, the deliveries' failures and latency. On a cluster they
+ * come from the outcomes the client has collected ({@link Figures#of(BackendSummary)}), which
+ * Flink's collect sink hands out after each checkpoint: the lag then is how far behind schedule
+ * the answered lines are, {@code dueNanos(answered)} against now.
+ *
+ * <p>ETA: the schedule's remaining duration plus the lag, or when behind the lines left at the
+ * current rate if that is longer; unpaced, the lines left at the current rate.
  */
 final class GenerateProgress implements Supplier<List<String>> {
 
   /** The rate is measured over this span of the last samples. */
   static final long RATE_SPAN_MILLIS = 10_000;
 
+  /**
+   * One backend's figures now.
+   *
+   * @param lines lines sent (in-process: by the sources' positions) or answered (from outcomes)
+   * @param lagMillis how far behind schedule the source is, or -1 to reckon it from {@code lines}
+   * @param done whether every line is sent and answered
+   */
+  record Figures(String backend, long lines, Map<String, Long> failed, long p95Micros, long lagMillis,
+      boolean done) {
+
+    /** From the outcomes collected so far. */
+    static Figures of(BackendSummary s, long runLines) {
+      BackendSummary.Progress p = s.progress();
+      return new Figures(s.backend(), p.lines(), p.failed(), p.p95Micros(), -1, p.lines() >= runLines);
+    }
+
+    long failedLines() {
+      return failed.values().stream().mapToLong(Long::longValue).sum();
+    }
+  }
+
+  /**
+   * The figures of {@code backends} from the in-process job's metrics ({@link LiveMetrics}), none
+   * until the job's first source task runs.
+   */
+  static Supplier<List<Figures>> fromMetrics(Supplier<LiveMetrics> metrics, List<String> backends, long runLines) {
+    return () -> {
+      LiveMetrics m = metrics.get();
+      List<Figures> out = new ArrayList<>();
+      if (m == null) {
+        return out;
+      }
+      for (String b : backends) {
+        LiveMetrics.Backend f = m.backend(b);
+        if (f.liveSources() == 0 && f.linesDone() == 0) {
+          return List.of(); // not deployed yet
+        }
+        out.add(new Figures(b, f.linesDone(), f.failed(), f.latency().count() == 0 ? 0 : f.latency().percentile(95),
+            f.lagMillis(), f.linesDone() >= runLines && f.inFlight() == 0));
+      }
+      return out;
+    };
+  }
+
+  /** The figures of {@code summaries} (the outcomes collected so far). */
+  static Supplier<List<Figures>> fromOutcomes(Supplier<List<BackendSummary>> summaries, long runLines) {
+    return () -> summaries.get().stream().map(s -> Figures.of(s, runLines)).toList();
+  }
+
   private final String command;
   private final Schedule schedule;
   private final long lines;
   private final long runStartMillis;
-  private final Supplier<List<BackendSummary>> summaries;
+  private final Supplier<List<Figures>> figures;
   private final LongSupplier clockMillis;
   private final Map<String, Deque<long[]>> samples = new HashMap<>();
 
   GenerateProgress(String command, Schedule schedule, long lines, long runStartMillis,
-      Supplier<List<BackendSummary>> summaries, LongSupplier clockMillis) {
+      Supplier<List<Figures>> figures, LongSupplier clockMillis) {
     this.command = command;
     this.schedule = schedule;
     this.lines = lines;
     this.runStartMillis = runStartMillis;
-    this.summaries = summaries;
+    this.figures = figures;
     this.clockMillis = clockMillis;
   }
 
@@ -49,20 +103,21 @@ final class GenerateProgress implements Supplier<List<String>> {
   public synchronized List<String> get() {
     long now = clockMillis.getAsLong();
     long elapsed = now - runStartMillis;
-    List<BackendSummary> all = summaries.get();
+    List<Figures> all = figures.get();
     if (elapsed < 0 || all.isEmpty()) {
       return List.of(command + ": " + (elapsed < 0 ? "the run starts in " + Progress.duration(-elapsed)
           : "starting the job") + " (" + Format.count(lines) + " lines per backend)");
     }
     List<String> out = new ArrayList<>();
-    int width = all.stream().mapToInt(s -> s.backend().length()).max().orElse(8);
-    for (BackendSummary s : all) {
-      out.add(line(s.backend(), s.progress(), now, elapsed, width));
+    int width = all.stream().mapToInt(f -> f.backend().length()).max().orElse(8);
+    for (Figures f : all) {
+      out.add(line(f, now, elapsed, width));
     }
     return out;
   }
 
-  private String line(String backend, BackendSummary.Progress p, long now, long elapsed, int width) {
+  private String line(Figures p, long now, long elapsed, int width) {
+    String backend = p.backend();
     Deque<long[]> q = samples.computeIfAbsent(backend, b -> new ArrayDeque<>());
     q.addLast(new long[] {now, p.lines()});
     while (q.size() > 2 && now - q.peekFirst()[0] > RATE_SPAN_MILLIS) {
@@ -74,12 +129,14 @@ final class GenerateProgress implements Supplier<List<String>> {
     StringBuilder b = new StringBuilder();
     b.append(String.format(Locale.ROOT, "%s: %-" + width + "s %s/%s lines %3d%%", command, backend,
         Format.count(p.lines()), Format.count(lines), lines == 0 ? 100 : (int) (100 * p.lines() / lines)));
-    boolean done = p.lines() >= lines;
+    boolean done = p.done();
     long lagMillis = 0;
     if (schedule.paced()) {
       double target = schedule.targetRate(elapsed * 1_000_000L);
       b.append(String.format(Locale.ROOT, "  %s/s (target %s/s)", Format.rate(rate), Format.rate(target)));
-      if (!done) {
+      if (p.lagMillis() >= 0) {
+        lagMillis = p.lagMillis();
+      } else if (!done) {
         lagMillis = Math.max(0, elapsed - schedule.dueNanos(p.lines()) / 1_000_000L);
       }
     } else {

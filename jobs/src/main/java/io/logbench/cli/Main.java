@@ -59,6 +59,9 @@ public final class Main implements Callable<Integer> {
    * end the JobManager's JVM with the cluster's other work.
    */
   public static void main(String[] args) {
+    if (System.getProperty(Launcher.LAUNCHED) != null) {
+      followLauncher();
+    }
     int code = run(args, System.out, System.err);
     if (FlinkEnvironments.insideCluster()) {
       if (code != 0) {
@@ -67,6 +70,25 @@ public final class Main implements Callable<Integer> {
       return;
     }
     System.exit(code);
+  }
+
+  /**
+   * Halts this JVM when the {@link Launcher} that started it ends first (its pipe on our standard
+   * input closes), as the one JVM of a direct run would have ended with it ({@code kill -9}).
+   */
+  private static void followLauncher() {
+    Thread t = new Thread(() -> {
+      try {
+        while (System.in.read() >= 0) {
+          // the launcher writes nothing: only the end of the pipe matters
+        }
+      } catch (java.io.IOException e) {
+        // a broken pipe is an end too
+      }
+      Runtime.getRuntime().halt(137); // 128 + SIGKILL, what a shell reports for the launcher
+    }, "logbench-launcher-watch");
+    t.setDaemon(true);
+    t.start();
   }
 
   /** A command that failed inside a Flink cluster, where logbench does not exit the JVM. */

@@ -37,7 +37,10 @@ final class Progress implements AutoCloseable {
     if (quiet) {
       return Mode.QUIET;
     }
-    return System.console() != null && err == System.err ? Mode.TERMINAL : Mode.LINES;
+    // a command's JVM started by the Launcher has a pipe for its input: the launcher says whether
+    // its own streams are a terminal
+    boolean terminal = System.console() != null || Boolean.getBoolean(Launcher.CONSOLE);
+    return terminal && err == System.err ? Mode.TERMINAL : Mode.LINES;
   }
 
   private static final String UP = "\u001b[%dA";

@@ -6,7 +6,7 @@ import io.logbench.delivery.internal.Deliverer;
 import io.logbench.delivery.internal.DeliveryStats;
 import io.logbench.delivery.internal.DeliveryTimer;
 import io.logbench.delivery.internal.ExecutorTimer;
-import io.logbench.delivery.internal.HistogramMetric;
+import io.logbench.metrics.HistogramMetric;
 import io.logbench.delivery.internal.MailboxTimer;
 import io.logbench.replay.InFlightBatches;
 import io.logbench.replay.ReplayFiles;

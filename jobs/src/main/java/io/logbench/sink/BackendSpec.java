@@ -2,6 +2,8 @@ package io.logbench.sink;
 
 import io.logbench.count.CountReader;
 import io.logbench.count.SeqCounter;
+import io.logbench.count.VisibilityProbe;
+import io.logbench.count.internal.ReadingProbe;
 import io.logbench.dataset.LineBatch;
 import io.logbench.query.KeyedSearch;
 import java.io.IOException;
@@ -15,7 +17,7 @@ import org.apache.flink.streaming.api.datastream.DataStream;
  * One backend block of a run file, checked: what the backend is ({@link #kind}, {@link #name},
  * {@link #capabilities}), how batches reach it ({@link #open} a sender, or its own {@link
  * #deliver} wiring), what to check before a run ({@link #preflight}), how to count its lines
- * back ({@link #openCounter}) and how to search them by a label ({@link #openSearch}). Each
+ * back ({@link #openCounter}), how to poll them until visible ({@link #openProbe}) and how to search them by a label ({@link #openSearch}). Each
  * backend declares these once, here; the jobs and the verifier never ask for a backend's type or
  * kind name. Secrets (tokens, passwords) are read from the environment or files when a sender or
  * reader opens, never held in the spec, logged or reported.
@@ -110,12 +112,22 @@ public interface BackendSpec extends Serializable {
   }
 
   /**
-   * Opens a reader for the write-to-visible polls of {@code generate}: one that sees what a user's
-   * search would see now. By default the count reader; a backend whose count reader forces
-   * something first (OpenSearch's refresh before each count) overrides it with one that does not,
-   * or the polls would measure the forcing, not the backend.
+   * Opens the probe of {@code generate}'s write-to-visible polls: one that sees what a user's
+   * search would see now, and answers later instead of blocking its caller. By default the count
+   * reader ({@link #openProbeReader}) read on a thread of the probe's own; an HTTP backend
+   * overrides it with one request a poll round on the non-blocking transport.
    */
-  default CountReader openProbe(RunContext run) {
+  default VisibilityProbe openProbe(RunContext run) {
+    return new ReadingProbe(openProbeReader(run), capabilities().lineIds() == Capabilities.LineIds.NANOSECOND_OFFSET,
+        "logbench-visibility-" + name());
+  }
+
+  /**
+   * The reader behind the default {@link #openProbe}: by default the count reader; a backend
+   * whose count reader forces something first (OpenSearch's refresh before each count) overrides
+   * it with one that does not, or the polls would measure the forcing, not the backend.
+   */
+  default CountReader openProbeReader(RunContext run) {
     return openCounter(run);
   }
 

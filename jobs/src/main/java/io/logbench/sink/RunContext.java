@@ -77,4 +77,15 @@ public record RunContext(String runId, StreamCatalog streams, Dataset dataset, l
     long own = dataset.timestampMillis(seq);
     return times == null ? own : times.timeline().lineMillis(seq - firstIndex, own, times.runStartMillis());
   }
+
+  /** The sequence id of the run's first line stamped at or after {@code epochMillis}. */
+  public long firstSeqAtOrAfter(long epochMillis) {
+    long before = times == null ? dataset.countBefore(epochMillis) - firstIndex : times.countBefore(epochMillis);
+    return firstIndex + Math.max(0, before);
+  }
+
+  /** The sequence id after the run's last line. */
+  public long endSeq() {
+    return times == null ? dataset.size() : firstIndex + times.total();
+  }
 }

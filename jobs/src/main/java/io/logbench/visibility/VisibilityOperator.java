@@ -1,32 +1,40 @@
 package io.logbench.visibility;
 
-import io.logbench.count.CountReader;
-import io.logbench.delivery.internal.HistogramMetric;
+import io.logbench.count.VisibilityProbe;
+import io.logbench.delivery.internal.DeliveryTimer;
+import io.logbench.metrics.HistogramMetric;
+import io.logbench.delivery.internal.MailboxTimer;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.VisibilitySettings;
 import io.logbench.sink.WindowGrid;
 import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.accumulators.ListAccumulator;
+import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.YieldingOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Polls a sample of one backend's batches until they are countable, after its outcomes: the task
- * thread only hands sampled outcomes to a {@link VisibilityTracker}; one scheduled thread per
- * operator (parallelism 1 per backend, so one per backend) does every read, on a timer. At the end
- * of input the task waits, once, until the samples and the end-of-run count settle (each bounded
- * by the timeout), then puts the {@link VisibilityReport} in the job's accumulator {@link
- * #ACCUMULATOR} plus the backend's name. Pending samples are not checkpointed: after a restore the
- * samples handed before it are not polled.
+ * Polls a sample of one backend's batches until they are countable, after its outcomes
+ * (parallelism 1 per backend): every step runs on the task thread, as the delivery does. Outcomes
+ * go to a {@link VisibilityTracker}; every {@code poll} a round asks the backend's {@link
+ * VisibilityProbe} for every pending sample in one request, and the answer, written and read on
+ * the HTTP I/O thread, comes back as one mail. Only the wait between rounds is on a timer thread
+ * ({@link MailboxTimer}), which wakes four times a second with the default poll. At the end of
+ * input the task takes mails (the rounds and their answers) until the samples and the end-of-run
+ * count settle, each bounded by the timeout, then puts the {@link VisibilityReport} in the job's
+ * accumulator {@link #ACCUMULATOR} plus the backend's name. Pending samples are not checkpointed:
+ * after a restore the samples handed before it are not polled.
  *
  * <p>Metrics, in group {@code backend=<name>}: histograms {@code visibleFromAckMicros} and {@code
  * visibleFromScheduleMicros} (and the latter as a Prometheus histogram in seconds, {@code
@@ -35,9 +43,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * {@code visibilityPending}.
  */
 public final class VisibilityOperator extends AbstractStreamOperator<Void>
-    implements OneInputStreamOperator<BatchOutcome, Void>, BoundedOneInput {
+    implements OneInputStreamOperator<BatchOutcome, Void>, BoundedOneInput, YieldingOperator<Void> {
 
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(VisibilityOperator.class);
 
   /** The accumulator holding a backend's {@link VisibilityReport} (name prefix; suffix: backend). */
   public static final String ACCUMULATOR = "logbench.visibility.";
@@ -48,11 +57,17 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
   private final long[] span;
   private final WindowGrid grid;
 
-  private transient CountReader reader;
+  private transient MailboxExecutor mailbox;
+  private transient VisibilityProbe probe;
   private transient VisibilityTracker tracker;
-  private transient ScheduledExecutorService poller;
+  private transient MailboxTimer timer;
+  private transient DeliveryTimer.Cancellable next;
   private transient ListAccumulator<VisibilityReport> reports;
   private transient Counter samples;
+  /** Requests of the current round not answered yet. */
+  private transient int outstanding;
+  private transient long roundStartNanos;
+  private transient boolean closed;
 
   /**
    * @param span the run's first line time and last line time + 1 ms
@@ -68,10 +83,19 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
   }
 
   @Override
+  public void setMailboxExecutor(MailboxExecutor mailboxExecutor) {
+    this.mailbox = mailboxExecutor;
+  }
+
+  @Override
   public void open() throws Exception {
     super.open();
-    reader = spec.openProbe(run);
-    tracker = new VisibilityTracker(spec.name(), reader, run, spec.capabilities().lineIds(), settings,
+    if (mailbox == null) {
+      throw new IllegalStateException("The visibility operator of backend " + spec.name()
+          + " was not given its task's mailbox.");
+    }
+    probe = spec.openProbe(run);
+    tracker = new VisibilityTracker(spec.name(), probe.reach(), probe.maxSamples(), run, settings,
         VisibilityOperator::epochNanos, span, grid);
     reports = new ListAccumulator<>();
     getRuntimeContext().addAccumulator(ACCUMULATOR + spec.name(), reports);
@@ -83,28 +107,77 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
     // the same as a Prometheus histogram in seconds, for alert rules (a summary cannot be aggregated)
     io.logbench.metrics.HistogramBuckets.register(group, "visibleFromScheduleSeconds", tracker::fromScheduleMicros,
         io.logbench.metrics.HistogramBuckets.DEFAULT_BOUNDS_SECONDS);
-    String thread = "logbench-visibility-" + spec.name();
-    poller = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, thread);
-      t.setDaemon(true);
-      return t;
-    });
-    poller.schedule(this::round, settings.poll().toNanos(), TimeUnit.NANOSECONDS);
+    // open() runs on the task thread, the one the mailbox runs its mails on
+    timer = new MailboxTimer(mailbox, Thread.currentThread(), "logbench-visibility-" + spec.name());
+    next = timer.schedule(this::round, settings.poll().toNanos());
+  }
+
+  /** One round: one request for the pending samples, and after the end of input one for the run. */
+  private void round() {
+    next = null;
+    if (closed || tracker.done()) {
+      return;
+    }
+    roundStartNanos = System.nanoTime();
+    VisibilityTracker.Round r = tracker.startRound();
+    outstanding = (r.samples().isEmpty() ? 0 : 1) + (r.countRun() ? 1 : 0);
+    if (outstanding == 0) {
+      roundDone();
+      return;
+    }
+    if (!r.samples().isEmpty()) {
+      probe.countSamples(r.samples(), answer(counts -> tracker.samplesCounted(r, counts), () -> tracker.samplesFailed(r)));
+    }
+    if (r.countRun()) {
+      long[] s = tracker.runSpan();
+      probe.countRun(s[0], s[1], s[2], answer(counts -> tracker.runCounted(counts[0]), tracker::runCountFailed));
+    }
+  }
+
+  /** An answer that hands its counts, or its failure, to the task thread. */
+  private VisibilityProbe.Answer answer(Consumer<long[]> counted, Runnable failed) {
+    return new VisibilityProbe.Answer() {
+      @Override
+      public void counted(long[] counts) {
+        onTask(() -> counted.accept(counts));
+      }
+
+      @Override
+      public void failed(Throwable error) {
+        onTask(() -> {
+          LOG.debug("A visibility poll of backend {} failed: {}", spec.name(), error.toString());
+          failed.run();
+        });
+      }
+    };
+  }
+
+  private void onTask(Runnable step) {
+    try {
+      timer.execute(() -> {
+        if (closed) {
+          return;
+        }
+        step.run();
+        if (--outstanding == 0) {
+          roundDone();
+        }
+      });
+    } catch (RuntimeException e) {
+      // the task is gone (its mailbox closed): nothing waits for this answer any more
+      LOG.debug("A visibility answer of backend {} came after its task ended.", spec.name());
+    }
   }
 
   /**
-   * One round of polls, then the next after {@code poll}, or after as long as this round took when
-   * that is longer: the poller is never busy more than half of its time, however slow the reads.
+   * Settles the round and schedules the next after {@code poll}, or after as long as this round
+   * took when that is longer: the backend is never asked more than half of the time.
    */
-  private void round() {
-    long t0 = System.nanoTime();
-    try {
-      tracker.poll();
-    } finally {
-      long took = System.nanoTime() - t0;
-      if (!tracker.done() && !poller.isShutdown()) {
-        poller.schedule(this::round, Math.max(settings.poll().toNanos(), took), TimeUnit.NANOSECONDS);
-      }
+  private void roundDone() {
+    tracker.finishRound();
+    if (!tracker.done() && !closed) {
+      long took = System.nanoTime() - roundStartNanos;
+      next = timer.schedule(this::round, Math.max(settings.poll().toNanos(), took));
     }
   }
 
@@ -116,26 +189,32 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
   }
 
   /**
-   * Waits until the samples and the end-of-run count settle: each is bounded by the timeout, so
-   * this waits at most about twice the timeout.
+   * Takes mails (rounds and their answers) until the samples and the end-of-run count settle:
+   * each is bounded by the timeout, so this waits at most about twice the timeout.
    */
   @Override
   public void endInput() throws Exception {
     tracker.endOfInput();
-    tracker.awaitDone(2 * settings.timeout().toNanos() + 4 * settings.poll().toNanos()
-        + TimeUnit.SECONDS.toNanos(10));
+    long deadline = System.nanoTime() + 2 * settings.timeout().toNanos() + 4 * settings.poll().toNanos()
+        + TimeUnit.SECONDS.toNanos(10);
+    while (!tracker.done() && System.nanoTime() - deadline < 0) {
+      mailbox.yield();
+    }
     reports.add(tracker.report());
   }
 
   @Override
   public void close() throws Exception {
+    closed = true;
     try {
-      if (poller != null) {
-        poller.shutdownNow();
-        poller.awaitTermination(10, TimeUnit.SECONDS);
+      if (next != null) {
+        next.cancel();
       }
-      if (reader != null) {
-        reader.close();
+      if (timer != null) {
+        timer.close();
+      }
+      if (probe != null) {
+        probe.close();
       }
     } finally {
       super.close();

@@ -8,6 +8,7 @@ import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.BatchOutcome.WindowTally;
 import io.logbench.sink.DeliverySettings.Mode;
 import java.io.ByteArrayOutputStream;
+import org.apache.flink.metrics.Gauge;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -34,7 +35,8 @@ class ProgressTest {
     ConstantRateSchedule schedule = new ConstantRateSchedule(1_000, 10_000);
     BackendSummary summary = new BackendSummary("opensearch", Mode.AT_LEAST_ONCE, 10_000, schedule, 0);
     AtomicLong now = new AtomicLong(START - 2_500);
-    GenerateProgress p = new GenerateProgress("generate", schedule, 10_000, START, () -> List.of(summary), now::get);
+    GenerateProgress p = new GenerateProgress("generate", schedule, 10_000, START,
+        GenerateProgress.fromOutcomes(() -> List.of(summary), 10_000), now::get);
 
     assertThat(p.get()).containsExactly("generate: the run starts in 2 s (10,000 lines per backend)");
 
@@ -66,6 +68,54 @@ class ProgressTest {
     assertThat(p.get().get(0)).contains("10,000/10,000 lines 100%").contains("(target 0/s)").endsWith("ETA done");
   }
 
+  /**
+   * In-process the lines come from the job's metrics as they are now: a backend whose source and
+   * delivery finished reads 100%, lag 0 and done at once (not a checkpoint later), while another
+   * shows its source's own lag and its delivery's failures and p95.
+   */
+  @Test
+  void fromTheJobsMetricsAFinishedBackendIsDoneAtOnceAndARunningOneShowsItsSourcesLag() {
+    ConstantRateSchedule schedule = new ConstantRateSchedule(1_000, 10_000);
+    io.logbench.metrics.LiveMetrics m = new io.logbench.metrics.LiveMetrics();
+    // vl: both sources done and gone, nothing in flight
+    Gauge<Long> vl0 = () -> 6_000L;
+    Gauge<Long> vl1 = () -> 4_000L;
+    m.notifyOfAddedMetric(vl0, "linesDone", group("vl", 0));
+    m.notifyOfAddedMetric(vl1, "linesDone", group("vl", 1));
+    m.notifyOfRemovedMetric(vl0, "linesDone", group("vl", 0));
+    m.notifyOfRemovedMetric(vl1, "linesDone", group("vl", 1));
+    // loki: 6,000 lines out, its source 2.5 s behind, 300 lines failed by 5xx
+    m.notifyOfAddedMetric((Gauge<Long>) () -> 6_000L, "linesDone", group("loki", 0));
+    m.notifyOfAddedMetric((Gauge<Long>) () -> 2_500L, "scheduleLagMillis", group("loki", 0));
+    m.notifyOfAddedMetric((Gauge<Integer>) () -> 3, "inFlightRequests", group("loki", 0));
+    org.apache.flink.metrics.SimpleCounter failed = new org.apache.flink.metrics.SimpleCounter();
+    failed.inc(300);
+    m.notifyOfAddedMetric(failed, "linesFailed_5xx", group("loki", 0));
+    io.logbench.sink.LatencyHistogram h = new io.logbench.sink.LatencyHistogram();
+    h.record(20_000);
+    m.notifyOfAddedMetric(new io.logbench.metrics.HistogramMetric(() -> h), "latencyFromScheduleMicros",
+        group("loki", 0));
+    GenerateProgress p = new GenerateProgress("generate", schedule, 10_000, START,
+        GenerateProgress.fromMetrics(() -> m, List.of("vl", "loki"), 10_000), () -> START + 8_500);
+    assertThat(p.get()).containsExactly(
+        "generate: vl   10,000/10,000 lines 100%  1.2k/s (target 1.0k/s)  p95 0.0 ms  failed 0  lag 0 ms  ETA done",
+        "generate: loki 6,000/10,000 lines  60%  706/s (target 1.0k/s)  p95 20.0 ms  failed 300 (5xx 300)  lag 2 s"
+            + "  ETA 5 s");
+    // before the job's sources run there is nothing to show yet
+    GenerateProgress early = new GenerateProgress("generate", schedule, 10_000, START,
+        GenerateProgress.fromMetrics(() -> null, List.of("vl"), 10_000), () -> START + 100);
+    assertThat(early.get()).containsExactly("generate: starting the job (10,000 lines per backend)");
+  }
+
+  private static org.apache.flink.metrics.groups.UnregisteredMetricsGroup group(String backend, int subtask) {
+    return new org.apache.flink.metrics.groups.UnregisteredMetricsGroup() {
+      @Override
+      public Map<String, String> getAllVariables() {
+        return Map.of("<backend>", backend, "<subtask_index>", "" + subtask);
+      }
+    };
+  }
+
   @Test
   void anUnpacedRunHasNoTargetAndItsEtaComesFromTheRate() {
     var unpaced = new io.logbench.schedule.UnpacedSchedule(1_000);
@@ -73,7 +123,8 @@ class ProgressTest {
     for (int b = 0; b < 5; b++) {
       summary.add(outcome(b * 100L, 100, 100, Map.of(), 5));
     }
-    GenerateProgress p = new GenerateProgress("publish", unpaced, 1_000, START, () -> List.of(summary), () -> START + 1_000);
+    GenerateProgress p = new GenerateProgress("publish", unpaced, 1_000, START,
+        GenerateProgress.fromOutcomes(() -> List.of(summary), 1_000), () -> START + 1_000);
     assertThat(p.get()).containsExactly(
         "publish: kafka 500/1,000 lines  50%  500/s (unpaced)  p95 5.0 ms  failed 0  ETA 1 s");
   }

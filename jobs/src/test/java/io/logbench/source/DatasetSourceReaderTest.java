@@ -162,6 +162,45 @@ class DatasetSourceReaderTest {
   }
 
   /**
+   * The lag gauge is the next batch's lateness at the moment it is read, not at the last emit (so
+   * it grows while a backend holds the reader back), 0 once the last batch is out; lines done
+   * count from a restored stripe's position, so lines sent again are not counted twice.
+   */
+  @Test
+  void theLagIsTheNextBatchsLatenessNowAndLinesDoneStartAtARestoredPosition() throws Exception {
+    Schedule schedule = new ConstantRateSchedule(40, 20); // 10-line batches due every 500 ms
+    long runStart = System.currentTimeMillis() - 10_000; // every batch is overdue
+    RunPlan plan = new RunPlan(new TestDataset(40), 0, schedule, new NowTimeline(schedule), 10);
+    RecordingReaderContext context = new RecordingReaderContext();
+    CollectingOutput output = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, context)) {
+      reader.addSplits(List.of(new StripeSplit(0, 1, 0, runStart)));
+      reader.notifyNoMoreSplits();
+      assertThat(reader.pollNext(output)).isEqualTo(InputStatus.MORE_AVAILABLE);
+      long due = runStart + 500; // batch 1's
+      long before = System.currentTimeMillis();
+      long lag = (Long) context.metrics.gauges.get("scheduleLagMillis").getValue();
+      long after = System.currentTimeMillis();
+      assertThat(lag).isBetween(before - due - 1, after - due + 1);
+      assertThat((Long) context.metrics.gauges.get("linesDone").getValue()).isEqualTo(10);
+      drain(reader, output);
+      assertThat(reader.pollNext(output)).isEqualTo(InputStatus.END_OF_INPUT);
+      assertThat((Long) context.metrics.gauges.get("scheduleLagMillis").getValue()).isZero();
+      assertThat((Long) context.metrics.gauges.get("linesDone").getValue()).isEqualTo(40);
+    }
+
+    RecordingReaderContext restored = new RecordingReaderContext();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, restored)) {
+      // stripe 1 of 2 restored at batch 3: its batch 1 (10 lines) was done
+      reader.addSplits(List.of(new StripeSplit(1, 2, 3, runStart)));
+      assertThat((Long) restored.metrics.gauges.get("linesDone").getValue()).isEqualTo(10);
+      reader.notifyNoMoreSplits();
+      drain(reader, new CollectingOutput());
+      assertThat((Long) restored.metrics.gauges.get("linesDone").getValue()).isEqualTo(20);
+    }
+  }
+
+  /**
    * Batches due 1 ms apart leave in rounds at least a pacing tick (5 ms by default) apart, several a round,
    * none before its due time: 40 batches over 40 ms take at most 40 / 5 + 2 wake-ups, not 40 (a
    * late wake-up on a busy machine only makes fewer). Batches further apart than the tick wake

@@ -172,7 +172,7 @@ public record ElasticsearchBackend(
    * would.
    */
   @Override
-  public ElasticsearchCountReader openProbe(RunContext run) {
+  public ElasticsearchCountReader openProbeReader(RunContext run) {
     return reader(run, false);
   }
 

@@ -337,6 +337,12 @@ public record LokiBackend(
     return new LokiCountReader(this, run);
   }
 
+  /** Counts every pending sample's milliseconds in one instant query a round, without blocking. */
+  @Override
+  public io.logbench.count.VisibilityProbe openProbe(RunContext run) {
+    return new LokiProbe(this, run);
+  }
+
   /** Searches in LogQL, {@code sum by (<key>) (count_over_time(...))}, the run's lines only. */
   @Override
   public LokiSearch openSearch(RunContext run) {

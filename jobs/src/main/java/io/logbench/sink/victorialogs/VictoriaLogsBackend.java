@@ -232,6 +232,12 @@ public record VictoriaLogsBackend(
     return null;
   }
 
+  /** Counts every pending sample's nanoseconds in one LogsQL stats query a round, without blocking. */
+  @Override
+  public io.logbench.count.VisibilityProbe openProbe(RunContext run) {
+    return new VictoriaLogsProbe(this, run);
+  }
+
   /** Searches in LogsQL, {@code stats by (_time:<step>, <key>) count()}, the run's rows only. */
   @Override
   public VictoriaLogsSearch openSearch(RunContext run) {

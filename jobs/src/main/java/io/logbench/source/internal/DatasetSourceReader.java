@@ -50,8 +50,18 @@ import org.apache.flink.metrics.Gauge;
  */
 public final class DatasetSourceReader implements SourceReader<LineBatch, StripeSplit> {
 
-  /** Gauge: how far behind its due time the last batch was emitted, milliseconds, at least 0. */
+  /**
+   * Gauge: how far behind the schedule this reader is now, milliseconds: from its next batch's due
+   * time to now, 0 while that is ahead, after its last batch and for unpaced schedules. It grows
+   * while the reader is held back (a backend's backpressure), not only when a batch leaves.
+   */
   public static final String SCHEDULE_LAG_MILLIS = "scheduleLagMillis";
+
+  /**
+   * Gauge: lines of the run this reader's stripes are past, by their positions, so a restored
+   * reader counts from its checkpointed positions and lines sent again are not counted twice.
+   */
+  public static final String LINES_DONE = "linesDone";
 
   /**
    * Gauge, in group {@code backend=<name>} only: the schedule's target rate now, lines per second
@@ -77,7 +87,10 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   private final Counter linesEmitted;
   private final Counter batchesEmitted;
 
-  private volatile long scheduleLagMillis;
+  /** Epoch ns the next batch is due (paced schedules), {@link Long#MAX_VALUE} when none is left. */
+  private volatile long nextDueNanos = Long.MAX_VALUE;
+  /** Lines of the run before the stripes' positions (written on the task thread, read by metrics). */
+  private volatile long linesDone;
   private volatile long runStartMillis;
   private CompletableFuture<Void> available = new CompletableFuture<>();
   private boolean noMoreSplits;
@@ -114,12 +127,31 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
         new LineBatch(plan.batchSize(), (int) Math.min(1L << 20, plan.batchSize() * 128L));
     this.linesEmitted = context.metricGroup().counter(LINES_EMITTED);
     this.batchesEmitted = context.metricGroup().counter(BATCHES_EMITTED);
-    context.metricGroup().gauge(SCHEDULE_LAG_MILLIS, (Gauge<Long>) () -> scheduleLagMillis);
+    context.metricGroup().gauge(SCHEDULE_LAG_MILLIS, (Gauge<Long>) this::scheduleLagMillis);
+    context.metricGroup().gauge(LINES_DONE, (Gauge<Long>) this::linesDone);
     if (backend != null) {
       var group = context.metricGroup().addGroup("backend", backend);
-      group.gauge(SCHEDULE_LAG_MILLIS, (Gauge<Long>) () -> scheduleLagMillis);
+      group.gauge(SCHEDULE_LAG_MILLIS, (Gauge<Long>) this::scheduleLagMillis);
       group.gauge(TARGET_LINES_PER_SECOND, (Gauge<Double>) this::targetRate);
+      group.gauge(LINES_DONE, (Gauge<Long>) this::linesDone);
     }
+  }
+
+  /** Notes when {@code head}'s next batch is due, for the lag gauge. */
+  private void nextDue(Stripe head) {
+    nextDueNanos = head == null || head.nextBatch >= plan.batches() || !plan.paced() ? Long.MAX_VALUE
+        : head.runStartMillis * 1_000_000L + plan.dueNanos(head.nextBatch);
+  }
+
+  /** {@link #SCHEDULE_LAG_MILLIS} now (any thread). */
+  long scheduleLagMillis() {
+    long due = nextDueNanos;
+    return due == Long.MAX_VALUE ? 0 : Math.max(0, (WallClock.epochNanos() - due) / 1_000_000L);
+  }
+
+  /** {@link #LINES_DONE} now (any thread). */
+  long linesDone() {
+    return linesDone;
   }
 
   /** The schedule's rate at this moment of the run; 0 before a split says when the run starts. */
@@ -138,6 +170,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   public InputStatus pollNext(ReaderOutput<LineBatch> output) {
     while (true) {
       Stripe head = stripes.peek();
+      nextDue(head);
       if (head == null) {
         if (noMoreSplits) {
           return endOfInput();
@@ -172,7 +205,8 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
       head.nextBatch = plan.nextSent(head.nextBatch + head.stripes, head.stripe, head.stripes);
       stripes.add(head);
       output.collect(batch);
-      scheduleLagMillis = lagNanos / 1_000_000L;
+      linesDone += batch.count();
+      nextDue(stripes.peek());
       linesEmitted.inc(batch.count());
       batchesEmitted.inc();
       return InputStatus.MORE_AVAILABLE;
@@ -278,6 +312,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
     List<ReplayedRange> replayed = new ArrayList<>();
     long checkpoint = -1;
     for (StripeSplit split : splits) {
+      linesDone += plan.linesBefore(split.stripe(), split.stripes(), split.nextBatch());
       if (split.nextBatch() < plan.batches()) {
         Stripe stripe = new Stripe(split, plan);
         if (leases != null) {

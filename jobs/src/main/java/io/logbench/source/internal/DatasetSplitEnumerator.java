@@ -99,7 +99,9 @@ public final class DatasetSplitEnumerator implements SplitEnumerator<StripeSplit
     for (int s = 0; s < stripes; s++) {
       unassigned.put(s, new StripeSplit(s, stripes, s, runStartMillis));
     }
-    LOG.info("Dataset run starts at {} (epoch ms) over {} stripes.", runStartMillis, stripes);
+    // generate prints the run's start itself, and writes it to run.json; one line per backend's
+    // enumerator told a user nothing
+    LOG.debug("Dataset run starts at {} (epoch ms) over {} stripes.", runStartMillis, stripes);
   }
 
   @Override

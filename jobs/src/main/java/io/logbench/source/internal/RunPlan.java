@@ -98,6 +98,20 @@ public final class RunPlan implements Serializable {
     return (int) (Math.min(batchStart(b) + batchSize, lines) - batchStart(b));
   }
 
+  /**
+   * Lines in the batches of stripe {@code stripe} of {@code stripes} (batches {@code stripe,
+   * stripe + stripes, ...}) before batch {@code nextBatch}.
+   */
+  public long linesBefore(int stripe, int stripes, long nextBatch) {
+    long end = Math.min(nextBatch, batches);
+    if (end <= stripe) {
+      return 0;
+    }
+    long k = (end - stripe + stripes - 1) / stripes; // the stripe's batches below end
+    long last = stripe + (k - 1) * stripes;
+    return (k - 1) * batchSize + batchLines(last);
+  }
+
   /** Offset from the run's start at which batch {@code b} is due: that of its first line. */
   public long dueNanos(long b) {
     return schedule.dueNanos(batchStart(b));

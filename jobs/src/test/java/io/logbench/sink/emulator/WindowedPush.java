@@ -1,5 +1,9 @@
 package io.logbench.sink.emulator;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.logbench.count.Probes;
+import io.logbench.count.VisibilityProbe;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import io.logbench.dataset.app.AppJsonDataset;
@@ -88,5 +92,23 @@ public final class WindowedPush {
     for (int k = 0; k < windows; k++) {
       sendAccepted(sender, batch(k));
     }
+  }
+
+  /**
+   * Asserts that {@code probe}, after {@link #sendAll}, counts several samples in one request, each
+   * exactly its lines (keep a line every 50 ms or more, so that no sample shares a millisecond with
+   * another line), one after the data's last line counting none, and the run's lines in {@code
+   * [from, to)}.
+   */
+  public void assertProbeCounts(VisibilityProbe probe, long from, long to, long window, String describe)
+      throws Exception {
+    long end = dataset.timestampMillis(dataset.size() - 1);
+    long n = dataset.size();
+    VisibilityProbe.Sample after = new VisibilityProbe.Sample(n, 20, LineBatch.distinctNanos(end + 50, n),
+        LineBatch.distinctNanos(end + 1_000, n + 19));
+    assertThat(Probes.counts(probe, List.of(Probes.sample(dataset, 100, 50), Probes.sample(dataset, 2_000, 100),
+        Probes.sample(dataset, n - 10, 10), after, Probes.sample(dataset, 150, 1))))
+        .as(describe).containsExactly(50, 100, 10, 0, 1);
+    assertThat(Probes.run(probe, from, to, window)).as(describe).isEqualTo(n);
   }
 }

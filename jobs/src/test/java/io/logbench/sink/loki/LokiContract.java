@@ -4,6 +4,9 @@ import static io.logbench.sink.emulator.TestBatches.MAY_2021_MILLIS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.count.CountReader;
+import io.logbench.dataset.app.AppJsonDataset;
+import io.logbench.count.Probes;
+import io.logbench.count.VisibilityProbe;
 import io.logbench.dataset.LineBatch;
 import io.logbench.http.PrometheusText;
 import io.logbench.query.NginxLines;
@@ -69,7 +72,7 @@ abstract class LokiContract {
   @ParameterizedTest(name = "{0} with the run id as {1}")
   @CsvSource({"JSON, STRUCTURED_METADATA", "PROTOBUF, STRUCTURED_METADATA", "JSON, LABEL", "PROTOBUF, LABEL"})
   void everyFormatAndRunIdModeCountsEachMinuteListsItsIdsAndKeepsRunsApart(Format format, RunIdMode mode)
-      throws IOException {
+      throws Exception {
     LokiTarget.Endpoint at = target().endpoint(Limits.DEFAULT, "formats");
     WindowedPush data = new WindowedPush(MAY_2021_MILLIS + 17_000, 20, 20 * 250, MAY_2021_MILLIS, MINUTE, 5);
     RunContext run = RunContext.of(data.dataset().streams()).withRunId("run-a");
@@ -77,10 +80,10 @@ abstract class LokiContract {
     try (BatchSender sender = b.open(run)) {
       data.sendAll(sender);
     }
-    try (CountReader reader = b.openCounter(run); CountReader probe = b.openProbe(run)) {
+    try (CountReader reader = b.openCounter(run); VisibilityProbe probe = b.openProbe(run)) {
       assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 5 * MINUTE, MINUTE)).as(target().describe())
           .containsExactly(data.expected());
-      assertThat(probe.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 5 * MINUTE, MINUTE)).containsExactly(data.expected());
+      data.assertProbeCounts(probe, MAY_2021_MILLIS, MAY_2021_MILLIS + 5 * MINUTE, MINUTE, target().describe());
       assertThat(reader.sequenceIds(MAY_2021_MILLIS + 2 * MINUTE, MAY_2021_MILLIS + 3 * MINUTE, 10_000))
           .containsExactlyInAnyOrderElementsOf(data.ids(2));
     }
@@ -88,6 +91,10 @@ abstract class LokiContract {
     try (CountReader other = b.openCounter(run.withRunId("run-b"))) {
       assertThat(other.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 5 * MINUTE, MINUTE)).containsOnly(0L);
       assertThat(other.sequenceIds(MAY_2021_MILLIS, MAY_2021_MILLIS + 5 * MINUTE, 10)).isEmpty();
+    }
+    try (VisibilityProbe other = b.openProbe(run.withRunId("run-b"))) {
+      assertThat(Probes.counts(other, List.of(Probes.sample(data.dataset(), 100, 50)))).containsExactly(0);
+      assertThat(Probes.run(other, MAY_2021_MILLIS, MAY_2021_MILLIS + 5 * MINUTE, MINUTE)).isZero();
     }
   }
 

@@ -37,7 +37,9 @@ import org.xerial.snappy.Snappy;
  * stream rejected, rate limit 429, max line size, tenant header when auth is on), and {@code GET
  * /loki/api/v1/query_range} and {@code /loki/api/v1/query} for {@code
  * sum(count_over_time({selector} [| label filters] [W] [offset D]))} with Loki's window and step
- * semantics and limits, and log queries {@code {selector} [| label filters]} over [start, end)
+ * semantics and limits (an instant query also as legs {@code label_replace(<that>, "s", "0", "",
+ * "") or ...}, each leg labelled, empty ones left out, as the visibility probe asks; parameters in
+ * the URL or, for a POST, a form body), and log queries {@code {selector} [| label filters]} over [start, end)
  * with {@code direction} and {@code limit} (at most max_entries_limit_per_query, 5000). Selectors
  * and label filters take =, !=, =~ and !~ (anchored regexes); selectors need one matcher that does
  * not match the empty string.
@@ -74,6 +76,9 @@ public final class LokiEmulator extends HttpEmulator {
   private static final Pattern MATCHER =
       Pattern.compile("\\s*([a-zA-Z_][a-zA-Z0-9_]*)\\s*(=~|!=|!~|=)\\s*\"((?:[^\"\\\\]|\\\\.)*)\"\\s*(,|$)");
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d|w|y)");
+  /** One leg of an instant query of labelled counts, and the {@code or} after it. */
+  private static final Pattern LEG = Pattern.compile("label_replace\\((sum\\s*\\(.*?\\))\\s*,\\s*\"([a-zA-Z_]\\w*)\"\\s*,"
+      + "\\s*\"([^\"]*)\"\\s*,\\s*\"\"\\s*,\\s*\"\"\\s*\\)(?:\\s+or\\s+|\\s*$)");
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** One stored line, with its structured metadata (empty when it has none). */
@@ -688,13 +693,19 @@ public final class LokiEmulator extends HttpEmulator {
     if (tenant == null) {
       return;
     }
-    Map<String, String> p = params(ex.getRequestURI(), null);
+    // Loki takes a query's parameters from the URL or, in a POST, from a form body
+    Map<String, String> p = params(ex.getRequestURI(),
+        "POST".equals(ex.getRequestMethod()) ? new String(body(ex), StandardCharsets.UTF_8) : null);
     queriesReceived.incrementAndGet();
     lastQueryParams = p;
     lastQueryAuthorization = ex.getRequestHeaders().getFirst("Authorization");
     String text = p.getOrDefault("query", "").strip();
     if (range && text.startsWith("{")) {
       logQuery(ex, tenant, text, p);
+      return;
+    }
+    if (!range && text.startsWith("label_replace(")) {
+      legs(ex, tenant, text, timestamp(p.get("time"), clockNanos.getAsLong()));
       return;
     }
     Matcher q = COUNT_QUERY.matcher(text);
@@ -778,6 +789,54 @@ public final class LokiEmulator extends HttpEmulator {
     } catch (IllegalArgumentException e) {
       respondText(ex, 400, e.getMessage());
     }
+  }
+
+  /**
+   * An instant query of legs {@code label_replace(sum(count_over_time(<selection> [R] [offset
+   * D])), "<label>", "<value>", "", "") or ...}: each leg counted as a plain instant count and
+   * labelled; legs without lines left out, as Loki leaves out empty vectors.
+   */
+  private void legs(HttpExchange ex, String tenant, String text, long t) throws IOException {
+    Matcher leg = LEG.matcher(text);
+    StringBuilder result = new StringBuilder("[");
+    int at = 0;
+    try {
+      while (at < text.length()) {
+        if (!leg.find(at) || leg.start() != at) {
+          throw new IllegalArgumentException("the emulator answers label_replace(<count query>, \"<label>\","
+              + " \"<value>\", \"\", \"\") legs joined by or, not \"" + text.substring(at) + "\"");
+        }
+        long n = instantCount(tenant, leg.group(1), t);
+        if (n > 0) {
+          result.append(result.length() > 1 ? "," : "").append("{\"metric\":{\"").append(leg.group(2))
+              .append("\":\"").append(leg.group(3)).append("\"},\"value\":[").append(seconds(t)).append(",\"")
+              .append(n).append("\"]}");
+        }
+        at = leg.end();
+      }
+    } catch (IllegalArgumentException e) {
+      respondText(ex, 400, "parse error: " + e.getMessage());
+      return;
+    }
+    respondJson(ex, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
+        + result.append(']') + ",\"stats\":{}}}");
+  }
+
+  /** The lines an instant {@code sum(count_over_time(<selection> [R] [offset D]))} at {@code t} counts. */
+  private long instantCount(String tenant, String query, long t) {
+    Matcher q = COUNT_QUERY.matcher(query);
+    if (!q.matches() || q.group(1) != null) {
+      throw new IllegalArgumentException("not a count query without by: " + query);
+    }
+    String[] parts = splitSelector(q.group(2));
+    Matcher r = RANGE.matcher(parts[1]);
+    if (!r.matches()) {
+      throw new IllegalArgumentException("no range in " + query);
+    }
+    List<LabelMatcher> selector = parseSelection(parts[0] + r.group(1));
+    long window = duration(r.group(2));
+    long offset = r.group(3) == null ? 0 : duration(r.group(3));
+    return count(tenant, selector, t - offset - window, t - offset);
   }
 
   /**

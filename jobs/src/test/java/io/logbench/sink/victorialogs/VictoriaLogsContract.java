@@ -4,6 +4,9 @@ import static io.logbench.sink.emulator.TestBatches.MAY_2021_MILLIS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.count.CountReader;
+import io.logbench.dataset.app.AppJsonDataset;
+import io.logbench.count.Probes;
+import io.logbench.count.VisibilityProbe;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.app.AppJsonStreams;
 import io.logbench.http.PrometheusText;
@@ -59,7 +62,7 @@ abstract class VictoriaLogsContract {
   }
 
   @Test
-  void jsonlineRowsCountEachMinuteListTheirIdsAndKeepTenantsAndRunsApart() throws IOException {
+  void jsonlineRowsCountEachMinuteListTheirIdsAndKeepTenantsAndRunsApart() throws Exception {
     VictoriaLogsTarget.Endpoint at = target().endpoint(false);
     WindowedPush data = new WindowedPush(MAY_2021_MILLIS + 17_000, 20, 20 * 250, MAY_2021_MILLIS, MINUTE, 5);
     RunContext run = RunContext.of(data.dataset().streams()).withRunId("run-a");
@@ -69,9 +72,9 @@ abstract class VictoriaLogsContract {
     }
     target().settle(at);
     long to = MAY_2021_MILLIS + 5 * MINUTE;
-    try (CountReader reader = b.openCounter(run); CountReader probe = b.openProbe(run)) {
+    try (CountReader reader = b.openCounter(run); VisibilityProbe probe = b.openProbe(run)) {
       assertThat(reader.counts(MAY_2021_MILLIS, to, MINUTE)).as(target().describe()).containsExactly(data.expected());
-      assertThat(probe.counts(MAY_2021_MILLIS, to, MINUTE)).containsExactly(data.expected());
+      data.assertProbeCounts(probe, MAY_2021_MILLIS, to, MINUTE, target().describe());
       assertThat(reader.sequenceIds(MAY_2021_MILLIS + 2 * MINUTE, MAY_2021_MILLIS + 3 * MINUTE, 10_000))
           .containsExactlyInAnyOrderElementsOf(data.ids(2));
     }
@@ -83,6 +86,13 @@ abstract class VictoriaLogsContract {
       assertThat(otherRun.sequenceIds(MAY_2021_MILLIS, to, 10)).isEmpty();
       assertThat(otherProject.counts(MAY_2021_MILLIS, to, MINUTE)).containsOnly(0L);
       assertThat(otherAccount.counts(MAY_2021_MILLIS, to, MINUTE)).containsOnly(0L);
+    }
+    try (VisibilityProbe otherRun = b.openProbe(run.withRunId("run-b"));
+        VisibilityProbe otherAccount = backend(new VictoriaLogsTarget.Endpoint(at.url(), at.accountId() + "0"))
+            .openProbe(run)) {
+      assertThat(Probes.counts(otherRun, List.of(Probes.sample(data.dataset(), 100, 50)))).containsExactly(0);
+      assertThat(Probes.run(otherRun, MAY_2021_MILLIS, to, MINUTE)).isZero();
+      assertThat(Probes.counts(otherAccount, List.of(Probes.sample(data.dataset(), 100, 50)))).containsExactly(0);
     }
   }
 

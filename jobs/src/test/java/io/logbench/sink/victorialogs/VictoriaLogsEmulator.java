@@ -32,7 +32,9 @@ import java.util.regex.Pattern;
  * omitted, or answered as 0 with {@link #zeroFill}) and {@code /select/logsql/query} with {@code | stats
  * [by (_time:<step>, field, ...)] count() n} (one JSON line per non-empty group, {@code
  * {"_time":"<bucket start>","field":"<value>","n":"<count>"}}, the bucket epoch-aligned) or
- * {@code | fields a, b} (JSON lines; with {@code limit=N} the N newest rows). Filters understood:
+ * {@code | fields a, b} (JSON lines; with {@code limit=N} the N newest rows) or {@code | stats
+ * count() if (_time:[a, b]) s0, ...} (one row of every condition's count, zeros included, as the
+ * visibility probe asks; the filter may hold a parenthesized {@code or} of time ranges). Filters understood:
  * {@code *}, a stream filter {@code {a="b"}}, {@code field:=value}, {@code field:*} (not empty) and
  * {@code _time:[start, end)}. Every field of a row besides {@code _msg} and {@code _time} is kept
  * (as VictoriaLogs keeps every field it is sent), stream fields and plain ones (such as the run's
@@ -53,6 +55,13 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
   private static final Pattern TIME_RANGE = Pattern.compile("_time:([\\[(])([^,]+),\\s*([^)\\]]+)([)\\]])");
   private static final Pattern STATS =
       Pattern.compile("(.*)\\|\\s*stats\\s+(?:by\\s*\\(([^)]*)\\)\\s*)?count\\(\\)\\s*(?:as\\s+)?(\\w+)\\s*");
+  /** {@code <filter> | stats count() if (<time range>) name, ...}: conditional counts, one row. */
+  private static final Pattern STATS_IF = Pattern.compile("(.*)\\|\\s*stats\\s+(count\\(\\)\\s+if\\s*\\(.*)");
+  private static final Pattern COUNT_IF =
+      Pattern.compile("\\s*count\\(\\)\\s+if\\s*\\(\\s*(_time:[\\[(][^\\])]*[\\])])\\s*\\)\\s*(?:as\\s+)?(\\w+)\\s*(,|$)");
+  /** A parenthesized {@code or} of time ranges, {@code (_time:[a, b] or _time:[c, d])}. */
+  private static final Pattern ANY_TIME =
+      Pattern.compile("\\(\\s*(_time:[\\[(][^\\])]*[\\])](?:\\s+or\\s+_time:[\\[(][^\\])]*[\\])])*)\\s*\\)");
   private static final Pattern ANY_VALUE = Pattern.compile("([\\w.]+):\\*");
   private static final Pattern FIELDS = Pattern.compile("(.*)\\|\\s*fields\\s+([\\w.]+(?:\\s*,\\s*[\\w.]+)*)\\s*");
   private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m|h|d|w|y)");
@@ -513,6 +522,11 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
       rowsQuery(ex, p, fields.group(1), List.of(fields.group(2).split("\\s*,\\s*")));
       return;
     }
+    Matcher conditional = STATS_IF.matcher(p.getOrDefault("query", ""));
+    if (conditional.matches()) {
+      conditionalCounts(ex, p, conditional.group(1), conditional.group(2));
+      return;
+    }
     Matcher m = STATS.matcher(p.getOrDefault("query", ""));
     if (!m.matches()) {
       respondText(ex, 400, "the emulator answers only <filter> | stats [by (_time:<step>, <field>, ...)] count() <name>");
@@ -558,6 +572,74 @@ public final class VictoriaLogsEmulator extends HttpEmulator {
     } catch (IllegalArgumentException e) {
       respondText(ex, 400, e.getMessage());
     }
+  }
+
+  /**
+   * {@code <filter> [(_time:[a, b] or ...)] | stats count() if (_time:[a, b]) s0, ...}: one row of
+   * the rows matching the filter (and any of the or'ed time ranges) that fall in each condition's
+   * range, {@code {"s0":"<count>",...}}, zeros included.
+   */
+  private void conditionalCounts(HttpExchange ex, Map<String, String> p, String filterText, String stats)
+      throws IOException {
+    try {
+      List<long[]> any = new ArrayList<>();
+      Matcher anyTime = ANY_TIME.matcher(filterText);
+      if (anyTime.find()) {
+        for (String r : anyTime.group(1).split("\\s+or\\s+")) {
+          any.add(range(r));
+        }
+        filterText = filterText.substring(0, anyTime.start()) + filterText.substring(anyTime.end());
+      }
+      long from = p.containsKey("start") ? time(p.get("start")) : Long.MIN_VALUE;
+      long to = p.containsKey("end") ? time(p.get("end")) : Long.MAX_VALUE;
+      Filter f = filter(filterText, from, to);
+      List<String> names = new ArrayList<>();
+      List<long[]> conditions = new ArrayList<>();
+      Matcher c = COUNT_IF.matcher(stats);
+      int at = 0;
+      while (at < stats.length()) {
+        if (!c.find(at) || c.start() != at) {
+          throw new IllegalArgumentException("the emulator answers only stats count() if (_time:[a, b]) name, ...;"
+              + " not \"" + stats.substring(at) + "\"");
+        }
+        conditions.add(range(c.group(1)));
+        names.add(c.group(2));
+        at = c.end();
+      }
+      long[] counts = new long[names.size()];
+      String tenant = tenant(ex);
+      synchronized (this) {
+        for (Row r : rows) {
+          if (!r.tenant().equals(tenant) || !f.matches(r)
+              || !any.isEmpty() && any.stream().noneMatch(a -> r.nanos() >= a[0] && r.nanos() <= a[1])) {
+            continue;
+          }
+          for (int k = 0; k < counts.length; k++) {
+            if (r.nanos() >= conditions.get(k)[0] && r.nanos() <= conditions.get(k)[1]) {
+              counts[k]++;
+            }
+          }
+        }
+      }
+      Map<String, String> row = new LinkedHashMap<>();
+      for (int k = 0; k < counts.length; k++) {
+        row.put(names.get(k), String.valueOf(counts[k]));
+      }
+      respond(ex, 200, "application/stream+json", (JSON.writeValueAsString(row) + "\n").getBytes(StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      respondText(ex, 400, e.getMessage());
+    }
+  }
+
+  /** {@code _time:[a, b]} (or with open ends) as the inclusive range {@code [from, to]} in ns. */
+  private static long[] range(String text) {
+    Matcher tr = TIME_RANGE.matcher(text.strip());
+    if (!tr.matches()) {
+      throw new IllegalArgumentException("cannot parse the time range \"" + text + "\"");
+    }
+    long a = time(tr.group(2).strip());
+    long b = time(tr.group(3).strip());
+    return new long[] {tr.group(1).equals("[") ? a : a + 1, tr.group(4).equals("]") ? b : b - 1};
   }
 
   /**

@@ -1,4 +1,4 @@
-package io.logbench.delivery.internal;
+package io.logbench.metrics;
 
 import io.logbench.sink.LatencyHistogram;
 import java.util.function.Supplier;
@@ -15,6 +15,11 @@ public final class HistogramMetric implements Histogram {
 
   public HistogramMetric(Supplier<LatencyHistogram> snapshot) {
     this.snapshot = snapshot;
+  }
+
+  /** A copy of the histogram now, for exact merging across tasks. */
+  public LatencyHistogram snapshot() {
+    return snapshot.get();
   }
 
   @Override

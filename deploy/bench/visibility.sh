@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# What visibility sampling costs a run: `generate` at a constant rate into a real VictoriaLogs (or
+# Loki), with visibility.sample at each of SAMPLES, for each jar of JARS, interleaved ROUNDS times
+# (jar A, jar B, jar A, jar B, ...), so a changing load on a shared machine falls on every build
+# alike. Prints per run the whole process's CPU (user + sys), the p95 from the scheduled time,
+# the visibility figures and the load average while it ran; every run's JSON is in OUT.
+#
+# Environment (defaults in brackets):
+#   JARS ["current:jobs/target/logbench.jar"]   label:path pairs, space-separated; OPTS_<label>, if
+#     set, replaces JAVA_OPTS for that label (the same jar twice with other JVM options)
+#   SAMPLES ["100 0"]   visibility.sample values (0: off)
+#   BACKEND [victorialogs]   victorialogs or loki (a real server, from LOGBENCH_*_BIN)
+#   RATE [100000]  LINES [100] (a request)  DURATION [60] (s)  ROUNDS [2]
+#   PARALLELISM [2]  JAVA_OPTS [-Xmx1g]  OUT [target/visibility-bench]
+#   WARMUP [10] s of the first jar at 20k lines/s into the fresh server first, not measured (a
+#     fresh VictoriaLogs answered its first minute seconds late in these runs; it also makes the
+#     first jar's class-data archive)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=servers.sh
+source "$root/deploy/bench/servers.sh"
+jars="${JARS:-current:$root/jobs/target/logbench.jar}"
+samples="${SAMPLES:-100 0}"
+backend="${BACKEND:-victorialogs}"
+rate="${RATE:-100000}"
+lines="${LINES:-100}"
+duration="${DURATION:-60}"
+rounds="${ROUNDS:-2}"
+parallelism="${PARALLELISM:-2}"
+java_opts="${JAVA_OPTS:--Xmx1g}"
+out="${OUT:-$root/target/visibility-bench}"
+mkdir -p "$out"
+for j in $jars; do
+  [[ -f "${j#*:}" ]] || { echo "visibility.sh: the jar ${j#*:} is missing; build first: mvn -B -ntp -q -DskipTests package" >&2; exit 2; }
+done
+
+trap stop_servers EXIT
+case "$backend" in
+  victorialogs) start_victorialogs "$out/server"; url="$VL_URL"; block="  - kind: victorialogs" ;;
+  loki) start_loki "$out/server"; url="$LOKI_URL"; block=$'  - kind: loki\n    format: json' ;;
+  *) echo "visibility.sh: BACKEND is '$backend'; expected victorialogs or loki." >&2; exit 2 ;;
+esac
+echo "visibility.sh: $backend at $url; $rate lines/s, $lines a request, $duration s; samples: $samples"
+
+run_file() { # name sample -> path
+  local f="$out/$1.yaml"
+  app_run_file "$f" "$1" "$rate" "$duration" "$lines" "visibility: {sample: $2}" "$block
+    name: bench
+    url: $url
+    delivery: load-test"
+  echo "$f"
+}
+
+warmup="${WARMUP:-10}"
+if (( warmup > 0 )); then
+  first="${jars%% *}"
+  saved_rate="$rate" saved_duration="$duration"
+  rate=20000 duration="$warmup"
+  # shellcheck disable=SC2086
+  java $java_opts -jar "${first#*:}" generate "$(run_file warmup 0)" --run-dir "$out/runs/warmup" --quiet \
+    > "$out/warmup.log" 2>&1 || true
+  rate="$saved_rate" duration="$saved_duration"
+fi
+
+for round in $(seq "$rounds"); do
+  for j in $jars; do
+    label="${j%%:*}"
+    jar="${j#*:}"
+    opts_var="OPTS_$label"
+    opts="${!opts_var:-$java_opts}"
+    for s in $samples; do
+      name="$label-s$s-r$round"
+      rm -rf "$out/runs/$name"
+      # shellcheck disable=SC2086
+      python3 "$root/deploy/bench/measure.py" --label "$name" --out "$out/$name.json" -- \
+        java $opts -jar "$jar" generate "$(run_file "$name" "$s")" --run-dir "$out/runs/$name" --quiet \
+        > "$out/$name.log" 2>&1 || true
+      python3 - "$out" "$name" <<'EOF'
+import csv, json, os, sys
+out, name = sys.argv[1], sys.argv[2]
+m = json.load(open(os.path.join(out, name + ".json")))
+run = os.path.join(out, "runs", name)
+row = next(csv.DictReader(open(os.path.join(run, "summary.csv"))))
+ing = next(csv.DictReader(open(os.path.join(run, "ingest.csv"))))
+top = ", ".join(f"{k} {v}" for k, v in list(m["threads_cpu_s"].items())[:6])
+print(f"{name}: exit {m['exit']}, {m['cpu_s']} CPU-s ({m['cpu_user_s']} user + {m['cpu_sys_s']} sys), "
+      f"wall {m['wall_s']} s, acked {int(row['acked']):,} of {int(row['lines']):,}, p95 from schedule "
+      f"{row['p95_ms']} ms, visible p50/p95 from ack {ing['visible_from_ack_p50_ms'] or '-'}/"
+      f"{ing['visible_from_ack_p95_ms'] or '-'} ms ({ing['visible'] or 0} of {ing['sampled'] or 0} samples, "
+      f"{ing['poll_errors'] or 0} poll errors), load {m['load_avg_min_max'][0]}-{m['load_avg_min_max'][1]}; "
+      f"threads: {top}")
+EOF
+    done
+  done
+done
