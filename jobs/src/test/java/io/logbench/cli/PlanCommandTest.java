@@ -190,7 +190,7 @@ class PlanCommandTest {
         + "Run 'logbench plan --help' for its arguments.\n");
     assertThat(run("plan", "x.yaml", "--bogus").err()).startsWith("logbench: plan: Unknown option: '--bogus'");
     assertThat(run("frobnicate").err())
-        .startsWith("logbench: unknown command frobnicate; expected one of quickstart, plan, dataset, publish, generate, verify, report, query, compare, help.");
+        .startsWith("logbench: unknown command frobnicate; expected one of quickstart, plan, dataset, publish, generate, verify, canary, report, query, compare, help.");
     assertThat(run("plan", "../config/nope.yaml").err()).isEqualTo("logbench: ../config/nope.yaml: no such run file.\n");
     assertThat(run("dataset", "../config/quickstart.yaml").err())
         .startsWith("logbench: dataset: Missing required option: '--out=DIR'");
