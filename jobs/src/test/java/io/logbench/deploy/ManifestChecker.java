@@ -227,7 +227,7 @@ final class ManifestChecker {
       JsonNode spec = d.node().path("spec");
       if (spec.path("replicas").asInt(1) != 1 || !spec.path("strategy").path("type").asText().equals("Recreate")) {
         problems.add(what + ": a canary needs spec.replicas 1 and spec.strategy.type Recreate (it locks its run"
-            + " directory; a second pod would wait for the first).");
+            + " directory; a second pod is refused while the first holds it).");
       }
       List<JsonNode> podSpecs = List.of(pod);
       String runFile = at + 1 < words.size() ? words.get(at + 1) : "";
