@@ -28,7 +28,10 @@ import java.util.stream.Stream;
  * without a cluster: every YAML document parses, each FlinkDeployment and FlinkSessionJob has the
  * operator's required fields with values logbench can run, and every name a manifest refers to (a
  * kustomization resource, a Dockerfile COPY source, a ConfigMap, Secret, PersistentVolumeClaim,
- * Service or session cluster) exists in the same kustomize build. Problems are collected as full
+ * Service or session cluster) exists in the same kustomize build; a Deployment that runs {@code
+ * canary} is checked as one (its run file, run directory, Prometheus port and PodMonitor, and the
+ * Fluent Bit beside it tailing the file it writes), and a PrometheusRule must hold the groups of
+ * deploy/prometheus's rules file. Problems are collected as full
  * sentences, so a test can show all of them at once and a broken copy can show which one fires.
  */
 final class ManifestChecker {
