@@ -135,6 +135,14 @@ class KubernetesManifestsTest {
   }
 
   @Test
+  void aLokiBlockSelectingLabelsFluentBitDoesNotPutIsReported() throws IOException {
+    Path dir = copy();
+    replace(dir.resolve("canary/fluent-bit-configmap.yaml"), "labels: job=logbench-canary", "labels: job=canary");
+    assertThat(problems(dir)).anyMatch(p -> p.contains("the loki block loki selects {\"job\":\"logbench-canary\"}, labels"
+        + " no Fluent Bit loki output tailing the write app puts on its streams"));
+  }
+
+  @Test
   void aCanaryRunFileThatIsNotACanarysOrARunDirOffTheClaimIsReported() throws IOException {
     Path dir = copy();
     replace(dir.resolve("canary/run-configmap.yaml"), "    schedule: {kind: constant, rate: 10}\n",

@@ -257,7 +257,8 @@ final class ManifestChecker {
       if (runTree != null) {
         for (JsonNode w : runTree.path("writes")) {
           if (w.path("kind").asText().equals("file")) {
-            checkTailed(what, pod, c, w.path("path").asText(), objects);
+            List<JsonNode> outputs = checkTailed(what, pod, c, w.path("path").asText(), objects);
+            checkLokiLabels(what, runTree, w.path("name").asText(), outputs);
           }
         }
       }
@@ -309,8 +310,46 @@ final class ManifestChecker {
     }
   }
 
-  /** The log file {@code path} is on a volume another container mounts, whose Fluent Bit tails it. */
-  private void checkTailed(String what, JsonNode pod, JsonNode canary, String path, Map<String, Doc> objects) {
+  /**
+   * Each loki count block behind {@code write} selects streams by labels that a Fluent Bit loki
+   * output tailing the write puts on them ({@code labels: k=v,...}): else it counts nothing.
+   */
+  private void checkLokiLabels(String what, JsonNode runTree, String write, List<JsonNode> outputs) {
+    for (JsonNode b : runTree.path("backends")) {
+      if (!b.path("kind").asText().equals("loki") || !b.path("write").asText().equals(write)) {
+        continue;
+      }
+      boolean put = false;
+      for (JsonNode o : outputs) {
+        if (!o.path("name").asText().equals("loki")) {
+          continue;
+        }
+        Set<String> labels = new LinkedHashSet<>();
+        for (String kv : o.path("labels").asText().split(",")) {
+          labels.add(kv.trim().replaceAll("\\s*=\\s*", "="));
+        }
+        boolean all = true;
+        var it = b.path("labels").fields();
+        while (it.hasNext()) {
+          var e = it.next();
+          all &= labels.contains(e.getKey() + "=" + e.getValue().asText());
+        }
+        put |= all;
+      }
+      if (!put) {
+        problems.add(what + ": the loki block " + b.path("name").asText() + " selects " + b.path("labels")
+            + ", labels no Fluent Bit loki output tailing the write " + write + " puts on its streams.");
+      }
+    }
+  }
+
+  /**
+   * The log file {@code path} is on a volume another container mounts, whose Fluent Bit tails it;
+   * returns the outputs of the Fluent Bit configs that do.
+   */
+  private List<JsonNode> checkTailed(String what, JsonNode pod, JsonNode canary, String path,
+      Map<String, Doc> objects) {
+    List<JsonNode> outputs = new ArrayList<>();
     String volume = null;
     String mountPath = null;
     for (JsonNode m : canary.path("volumeMounts")) {
@@ -323,7 +362,7 @@ final class ManifestChecker {
     if (volume == null) {
       problems.add(what + ": the written file " + path + " is on no volume of the container: no other container"
           + " can tail it.");
-      return;
+      return outputs;
     }
     boolean tailed = false;
     for (JsonNode other : pod.path("containers")) {
@@ -346,9 +385,15 @@ final class ManifestChecker {
           continue;
         }
         try {
-          for (JsonNode in : YAML.readTree(config).path("pipeline").path("inputs")) {
-            tailed |= in.path("name").asText().equals("tail") && in.path("path").asText().equals(seen);
+          JsonNode pipeline = YAML.readTree(config).path("pipeline");
+          boolean here = false;
+          for (JsonNode in : pipeline.path("inputs")) {
+            here |= in.path("name").asText().equals("tail") && in.path("path").asText().equals(seen);
           }
+          if (here) {
+            pipeline.path("outputs").forEach(outputs::add);
+          }
+          tailed |= here;
         } catch (IOException e) {
           problems.add(what + ": the Fluent Bit config at " + m.path("mountPath").asText() + " is not valid YAML: "
               + e.getMessage());
@@ -359,6 +404,7 @@ final class ManifestChecker {
       problems.add(what + ": no Fluent Bit container of the pod tails the written file " + path + " (a tail input"
           + " with that path, on the same volume " + volume + ").");
     }
+    return outputs;
   }
 
   /** A PrometheusRule's spec.groups are {@value #CANARY_RULES}'s groups. */
