@@ -44,7 +44,10 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * they were stored, from spot checks), {@code canarySpotChecks}, {@code canarySpotLostWindows},
  * {@code canaryNewestSettledWindowSeconds} (end of the newest window with a final verdict, epoch
  * seconds; 0 before the first), {@code canaryOpenWindows}, {@code canaryStoredWindows}, {@code
- * canaryCountErrors}, {@code canaryLateRows} and {@code canaryGapWindows}.
+ * canaryCountErrors}, {@code canaryLateRows} and {@code canaryGapWindows}; and {@code
+ * canaryStartedSeconds}, when this operator opened (epoch seconds, set again at each start or
+ * restore, not restored), so an alert can tell a canary that has not settled a window since it
+ * started from one that never will.
  */
 public final class CanaryCheckOperator extends AbstractStreamOperator<Void>
     implements OneInputStreamOperator<LedgerEntry, Void> {
@@ -64,6 +67,7 @@ public final class CanaryCheckOperator extends AbstractStreamOperator<Void>
   private transient boolean inFlight;
   private transient long timerAt;
   private transient volatile Snapshot metrics;
+  private transient long startedMillis;
 
   CanaryCheckOperator(StreamOperatorParameters<Void> parameters, CanaryTarget target) {
     super(parameters);
@@ -110,6 +114,7 @@ public final class CanaryCheckOperator extends AbstractStreamOperator<Void>
       t.setDaemon(true);
       return t;
     });
+    startedMillis = System.currentTimeMillis();
     registerMetrics(getMetricGroup().addGroup("backend", target.name()));
     schedule(System.currentTimeMillis());
   }
@@ -211,6 +216,7 @@ public final class CanaryCheckOperator extends AbstractStreamOperator<Void>
     group.gauge("canaryCountErrors", (Gauge<Long>) () -> metrics.errors());
     group.gauge("canaryLateRows", (Gauge<Long>) () -> metrics.late());
     group.gauge("canaryGapWindows", (Gauge<Long>) () -> metrics.gaps());
+    group.gauge("canaryStartedSeconds", (Gauge<Long>) () -> startedMillis / 1000);
   }
 
   @Override

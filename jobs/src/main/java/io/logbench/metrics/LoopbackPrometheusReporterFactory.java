@@ -38,12 +38,21 @@ public final class LoopbackPrometheusReporterFactory implements MetricReporterFa
     return new LoopbackPrometheusReporter(host, port);
   }
 
-  /** The Flink configuration that starts this reporter on {@code host:port}. */
+  /**
+   * Flink's reporter option that, true by default, replaces every character of a label value but
+   * {@code [a-zA-Z0-9:_]} with {@code _}: a histogram's {@code le="0.05"} and {@code le="+Inf"}
+   * would become {@code 0_05} and {@code _Inf}, which {@code histogram_quantile} cannot read
+   * ({@link HistogramBuckets}), and backend names lose their dashes. logbench turns it off.
+   */
+  public static final String FILTER_LABEL_VALUES = "filterLabelValueCharacters";
+
+  /** The Flink configuration that starts this reporter on {@code host:port}, label values as they are. */
   public static Configuration configuration(String host, int port) {
     String prefix = "metrics.reporter." + NAME + ".";
     return Configuration.fromMap(Map.of(
         prefix + "factory.class", LoopbackPrometheusReporterFactory.class.getName(),
         prefix + HOST, host,
-        prefix + PORT, Integer.toString(port)));
+        prefix + PORT, Integer.toString(port),
+        prefix + FILTER_LABEL_VALUES, "false"));
   }
 }

@@ -73,7 +73,88 @@ class KubernetesManifestsTest {
     assertThat(objects).contains("FlinkDeployment/logbench-generate", "FlinkDeployment/logbench-verify",
         "FlinkDeployment/logbench-session", "FlinkSessionJob/logbench-session-generate",
         "ConfigMap/logbench-run", "Secret/logbench-secrets", "PersistentVolumeClaim/logbench-shared",
-        "Kustomization/");
+        "Kustomization/", "Deployment/logbench-canary", "ConfigMap/logbench-canary-run",
+        "ConfigMap/logbench-canary-fluent-bit", "PersistentVolumeClaim/logbench-canary", "PodMonitor/logbench-canary",
+        "PrometheusRule/logbench-canary");
+  }
+
+  @Test
+  void theCanaryRunsBesideFluentBitAndItsRuleIsTheAlertRulesFile() throws IOException {
+    JsonNode deployment = YAML.readTree(K8S.resolve("canary/deployment.yaml").toFile());
+    JsonNode containers = deployment.at("/spec/template/spec/containers");
+    assertThat(containers.get(0).path("args").get(0).asText()).isEqualTo("canary");
+    assertThat(containers.get(1).path("image").asText()).startsWith("fluent/fluent-bit:");
+    assertThat(deployment.at("/spec/template/spec/volumes").toString()).contains("\"emptyDir\"");
+    JsonNode rule = YAML.readTree(K8S.resolve("canary/prometheus-rule.yaml").toFile());
+    JsonNode rules = YAML.readTree(ROOT.resolve(ManifestChecker.CANARY_RULES).toFile());
+    assertThat(rule.at("/spec/groups")).isEqualTo(rules.path("groups"));
+    assertThat(rules.at("/groups/0/rules")).hasSize(5);
+  }
+
+  @Test
+  void kubectlBuildsTheCanary() throws Exception {
+    Path kubectl = Path.of("/usr/bin/kubectl");
+    if (!Files.isExecutable(kubectl)) {
+      throw io.logbench.testing.RealServers.skip("kubectl", "kustomize build not checked: no /usr/bin/kubectl");
+    }
+    Process p = new ProcessBuilder(kubectl.toString(), "kustomize", K8S.resolve("canary").toString())
+        .redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(out).isZero();
+    List<String> kinds = YAML.readerFor(JsonNode.class).readValues(out).readAll().stream()
+        .map(JsonNode.class::cast).map(d -> d.path("kind").asText() + "/" + d.at("/metadata/name").asText()).toList();
+    assertThat(kinds).containsExactlyInAnyOrder("ConfigMap/logbench-canary-run", "ConfigMap/logbench-canary-fluent-bit",
+        "PersistentVolumeClaim/logbench-canary", "Deployment/logbench-canary", "PodMonitor/logbench-canary",
+        "PrometheusRule/logbench-canary");
+  }
+
+  @Test
+  void aCanaryRuleThatDriftsFromTheRulesFileIsReported() throws IOException {
+    Path dir = copy();
+    replace(dir.resolve("canary/prometheus-rule.yaml"), "canarySpotLostWindows[1h]", "canarySpotLostWindows[6h]");
+    assertThat(problems(dir)).anyMatch(p -> p.contains("PrometheusRule logbench-canary")
+        && p.contains("spec.groups differs from the groups of deploy/prometheus/logbench-canary.rules.yaml"));
+  }
+
+  @Test
+  void aCanaryNobodyScrapesOrTailsIsReported() throws IOException {
+    Path dir = copy();
+    replace(dir.resolve("canary/deployment.yaml"), "0.0.0.0:9249", "127.0.0.1:9249");
+    replace(dir.resolve("canary/fluent-bit-configmap.yaml"), "path: /var/log/logbench/canary.log",
+        "path: /var/log/logbench/*.log");
+    replace(dir.resolve("canary/pod-monitor.yaml"), "app.kubernetes.io/component: canary",
+        "app.kubernetes.io/component: verify");
+    List<String> problems = problems(dir);
+    assertThat(problems)
+        .anyMatch(p -> p.contains("--prometheus is 127.0.0.1:9249; expected 0.0.0.0:PORT"))
+        .anyMatch(p -> p.contains("no Fluent Bit container of the pod tails the written file"
+            + " /var/log/logbench/canary.log"));
+    replace(dir.resolve("canary/deployment.yaml"), "127.0.0.1:9249", "0.0.0.0:9249");
+    assertThat(problems(dir)).anyMatch(p -> p.contains("no PodMonitor of this build selects the pod's labels"));
+  }
+
+  @Test
+  void aLokiBlockSelectingLabelsFluentBitDoesNotPutIsReported() throws IOException {
+    Path dir = copy();
+    replace(dir.resolve("canary/fluent-bit-configmap.yaml"), "labels: job=logbench-canary", "labels: job=canary");
+    assertThat(problems(dir)).anyMatch(p -> p.contains("the loki block loki selects {\"job\":\"logbench-canary\"}, labels"
+        + " no Fluent Bit loki output tailing the write app puts on its streams"));
+  }
+
+  @Test
+  void aCanaryRunFileThatIsNotACanarysOrARunDirOffTheClaimIsReported() throws IOException {
+    Path dir = copy();
+    replace(dir.resolve("canary/run-configmap.yaml"), "    schedule: {kind: constant, rate: 10}\n",
+        "    schedule: {kind: ladder, steps: [10, 20], step: 1m}\n");
+    replace(dir.resolve("canary/deployment.yaml"), "            - /var/lib/logbench/canary\n",
+        "            - /tmp/canary\n");
+    replace(dir.resolve("canary/deployment.yaml"), "type: Recreate", "type: RollingUpdate");
+    List<String> problems = problems(dir);
+    assertThat(problems)
+        .anyMatch(p -> p.contains("the run file /opt/logbench/canary.yaml is not valid"))
+        .anyMatch(p -> p.contains("--run-dir /tmp/canary is on no PersistentVolumeClaim"))
+        .anyMatch(p -> p.contains("spec.strategy.type Recreate"));
   }
 
   @Test

@@ -28,7 +28,10 @@ import java.util.stream.Stream;
  * without a cluster: every YAML document parses, each FlinkDeployment and FlinkSessionJob has the
  * operator's required fields with values logbench can run, and every name a manifest refers to (a
  * kustomization resource, a Dockerfile COPY source, a ConfigMap, Secret, PersistentVolumeClaim,
- * Service or session cluster) exists in the same kustomize build. Problems are collected as full
+ * Service or session cluster) exists in the same kustomize build; a Deployment that runs {@code
+ * canary} is checked as one (its run file, run directory, Prometheus port and PodMonitor, and the
+ * Fluent Bit beside it tailing the file it writes), and a PrometheusRule must hold the groups of
+ * deploy/prometheus's rules file. Problems are collected as full
  * sentences, so a test can show all of them at once and a broken copy can show which one fires.
  */
 final class ManifestChecker {
@@ -186,10 +189,234 @@ final class ManifestChecker {
       switch (d.kind()) {
         case "FlinkDeployment" -> checkDeployment(where, d, byKindAndName);
         case "FlinkSessionJob" -> checkSessionJob(where, d, byKindAndName);
-        case "Deployment" -> checkPodSpec(where, d, d.node().path("spec").path("template").path("spec"),
-            byKindAndName);
+        case "Deployment" -> {
+          checkPodSpec(where, d, d.node().path("spec").path("template").path("spec"), byKindAndName);
+          checkCanary(where, d, byKindAndName);
+        }
+        case "PrometheusRule" -> checkPrometheusRule(where, d);
         default -> { }
       }
+    }
+  }
+
+  /** The rules file every PrometheusRule of the build must hold, relative to the repository root. */
+  static final String CANARY_RULES = "deploy/prometheus/logbench-canary.rules.yaml";
+
+  /**
+   * A Deployment whose container runs {@code java -jar JAR canary RUNFILE ...}: the jar is one the
+   * Dockerfile copies, the run file a mounted ConfigMap key that logbench takes (with a {@code
+   * canary:} block), {@code --run-dir} on a claim, one replica replaced with Recreate (a canary
+   * locks its run directory), {@code --prometheus} on every address at a port of the container that
+   * a PodMonitor of the build scrapes in this pod, and each file the run file writes on a volume
+   * that another container of the pod mounts too, where a Fluent Bit ConfigMap mounted in it tails
+   * exactly that path.
+   */
+  private void checkCanary(String where, Doc d, Map<String, Doc> objects) {
+    JsonNode pod = d.node().path("spec").path("template").path("spec");
+    for (JsonNode c : pod.path("containers")) {
+      List<String> words = new ArrayList<>();
+      c.path("command").forEach(w -> words.add(w.asText()));
+      c.path("args").forEach(w -> words.add(w.asText()));
+      int at = words.indexOf("canary");
+      if (at < 0) {
+        continue;
+      }
+      String what = where + d + " container " + c.path("name").asText();
+      int jarAt = words.indexOf("-jar");
+      if (jarAt < 0 || jarAt + 1 >= at || !dockerfileDestinations().contains(words.get(jarAt + 1))) {
+        problems.add(what + ": runs canary without java -jar on a jar deploy/kubernetes/Dockerfile copies ("
+            + dockerfileDestinations() + "): " + words + ".");
+      }
+      JsonNode spec = d.node().path("spec");
+      if (spec.path("replicas").asInt(1) != 1 || !spec.path("strategy").path("type").asText().equals("Recreate")) {
+        problems.add(what + ": a canary needs spec.replicas 1 and spec.strategy.type Recreate (it locks its run"
+            + " directory; a second pod is refused while the first holds it).");
+      }
+      List<JsonNode> podSpecs = List.of(pod);
+      String runFile = at + 1 < words.size() ? words.get(at + 1) : "";
+      String runText = mountedConfigMapFile(runFile, podSpecs, objects);
+      JsonNode runTree = null;
+      if (runText == null) {
+        problems.add(what + ": the run file " + runFile + " is not a key of a ConfigMap mounted in the pod.");
+      } else {
+        try {
+          if (ConfigLoader.parse(runText, "run", name -> null).canary() == null) {
+            problems.add(what + ": the run file " + runFile + " has no canary: block.");
+          }
+          runTree = YAML.readTree(runText);
+        } catch (ConfigException | IOException e) {
+          problems.add(what + ": the run file " + runFile + " is not valid: " + e.getMessage());
+        }
+      }
+      String runDir = option(words, "--run-dir");
+      if (runDir == null || volumeUnder(runDir, podSpecs, objects) == null) {
+        problems.add(what + ": --run-dir " + runDir + " is on no PersistentVolumeClaim mounted in the pod: the"
+            + " canary's run, checkpoints and verdicts would vanish with it.");
+      }
+      checkScraped(what, c, option(words, "--prometheus"), d, objects);
+      if (runTree != null) {
+        for (JsonNode w : runTree.path("writes")) {
+          if (w.path("kind").asText().equals("file")) {
+            List<JsonNode> outputs = checkTailed(what, pod, c, w.path("path").asText(), objects);
+            checkLokiLabels(what, runTree, w.path("name").asText(), outputs);
+          }
+        }
+      }
+    }
+  }
+
+  private static String option(List<String> words, String name) {
+    int i = words.indexOf(name);
+    return i >= 0 && i + 1 < words.size() ? words.get(i + 1) : null;
+  }
+
+  /** {@code --prometheus 0.0.0.0:PORT}, PORT a named port of the container a PodMonitor scrapes. */
+  private void checkScraped(String what, JsonNode container, String address, Doc d, Map<String, Doc> objects) {
+    if (address == null || !address.matches("0\\.0\\.0\\.0:\\d+")) {
+      problems.add(what + ": --prometheus is " + address + "; expected 0.0.0.0:PORT, so Prometheus can reach the"
+          + " pod's address (127.0.0.1 is the pod's own loopback).");
+      return;
+    }
+    int port = Integer.parseInt(address.substring(address.indexOf(':') + 1));
+    String portName = null;
+    for (JsonNode p : container.path("ports")) {
+      if (p.path("containerPort").asInt() == port) {
+        portName = p.path("name").asText();
+      }
+    }
+    if (portName == null || portName.isEmpty()) {
+      problems.add(what + ": --prometheus port " + port + " is no named containerPort of the container.");
+      return;
+    }
+    JsonNode labels = d.node().path("spec").path("template").path("metadata").path("labels");
+    boolean scraped = false;
+    for (Doc m : objects.values()) {
+      if (!m.kind().equals("PodMonitor")) {
+        continue;
+      }
+      boolean selects = true;
+      var match = m.node().path("spec").path("selector").path("matchLabels").fields();
+      while (match.hasNext()) {
+        var e = match.next();
+        selects &= labels.path(e.getKey()).asText().equals(e.getValue().asText());
+      }
+      for (JsonNode ep : m.node().path("spec").path("podMetricsEndpoints")) {
+        scraped |= selects && ep.path("port").asText().equals(portName);
+      }
+    }
+    if (!scraped) {
+      problems.add(what + ": no PodMonitor of this build selects the pod's labels " + labels + " and scrapes its"
+          + " port " + portName + " (--prometheus " + address + ").");
+    }
+  }
+
+  /**
+   * Each loki count block behind {@code write} selects streams by labels that a Fluent Bit loki
+   * output tailing the write puts on them ({@code labels: k=v,...}): else it counts nothing.
+   */
+  private void checkLokiLabels(String what, JsonNode runTree, String write, List<JsonNode> outputs) {
+    for (JsonNode b : runTree.path("backends")) {
+      if (!b.path("kind").asText().equals("loki") || !b.path("write").asText().equals(write)) {
+        continue;
+      }
+      boolean put = false;
+      for (JsonNode o : outputs) {
+        if (!o.path("name").asText().equals("loki")) {
+          continue;
+        }
+        Set<String> labels = new LinkedHashSet<>();
+        for (String kv : o.path("labels").asText().split(",")) {
+          labels.add(kv.trim().replaceAll("\\s*=\\s*", "="));
+        }
+        boolean all = true;
+        var it = b.path("labels").fields();
+        while (it.hasNext()) {
+          var e = it.next();
+          all &= labels.contains(e.getKey() + "=" + e.getValue().asText());
+        }
+        put |= all;
+      }
+      if (!put) {
+        problems.add(what + ": the loki block " + b.path("name").asText() + " selects " + b.path("labels")
+            + ", labels no Fluent Bit loki output tailing the write " + write + " puts on its streams.");
+      }
+    }
+  }
+
+  /**
+   * The log file {@code path} is on a volume another container mounts, whose Fluent Bit tails it;
+   * returns the outputs of the Fluent Bit configs that do.
+   */
+  private List<JsonNode> checkTailed(String what, JsonNode pod, JsonNode canary, String path,
+      Map<String, Doc> objects) {
+    List<JsonNode> outputs = new ArrayList<>();
+    String volume = null;
+    String mountPath = null;
+    for (JsonNode m : canary.path("volumeMounts")) {
+      String at = m.path("mountPath").asText();
+      if (path.startsWith(at.endsWith("/") ? at : at + "/")) {
+        volume = m.path("name").asText();
+        mountPath = at;
+      }
+    }
+    if (volume == null) {
+      problems.add(what + ": the written file " + path + " is on no volume of the container: no other container"
+          + " can tail it.");
+      return outputs;
+    }
+    boolean tailed = false;
+    for (JsonNode other : pod.path("containers")) {
+      if (other == canary) {
+        continue;
+      }
+      String otherAt = null;
+      for (JsonNode m : other.path("volumeMounts")) {
+        if (m.path("name").asText().equals(volume)) {
+          otherAt = m.path("mountPath").asText();
+        }
+      }
+      if (otherAt == null) {
+        continue;
+      }
+      String seen = otherAt + path.substring(mountPath.length());
+      for (JsonNode m : other.path("volumeMounts")) {
+        String config = mountedConfigMapFile(m.path("mountPath").asText(), List.of(pod), objects);
+        if (config == null || !m.path("mountPath").asText().contains("fluent-bit")) {
+          continue;
+        }
+        try {
+          JsonNode pipeline = YAML.readTree(config).path("pipeline");
+          boolean here = false;
+          for (JsonNode in : pipeline.path("inputs")) {
+            here |= in.path("name").asText().equals("tail") && in.path("path").asText().equals(seen);
+          }
+          if (here) {
+            pipeline.path("outputs").forEach(outputs::add);
+          }
+          tailed |= here;
+        } catch (IOException e) {
+          problems.add(what + ": the Fluent Bit config at " + m.path("mountPath").asText() + " is not valid YAML: "
+              + e.getMessage());
+        }
+      }
+    }
+    if (!tailed) {
+      problems.add(what + ": no Fluent Bit container of the pod tails the written file " + path + " (a tail input"
+          + " with that path, on the same volume " + volume + ").");
+    }
+    return outputs;
+  }
+
+  /** A PrometheusRule's spec.groups are {@value #CANARY_RULES}'s groups. */
+  private void checkPrometheusRule(String where, Doc d) {
+    try {
+      JsonNode rules = YAML.readTree(repoRoot.resolve(CANARY_RULES).toFile());
+      if (!d.node().path("spec").path("groups").equals(rules.path("groups"))) {
+        problems.add(where + d + ": spec.groups differs from the groups of " + CANARY_RULES
+            + " (the alert rules promtool tests): keep them equal.");
+      }
+    } catch (IOException e) {
+      problems.add(where + d + ": " + CANARY_RULES + " cannot be read: " + e.getMessage());
     }
   }
 

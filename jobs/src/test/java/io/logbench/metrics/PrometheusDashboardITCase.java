@@ -121,11 +121,28 @@ class PrometheusDashboardITCase {
     assertThat(code).as("%s exit code; stdout:%n%s%nstderr:%n%s", args[0], out, err).isZero();
   }
 
-  /** Each metric the dashboard's queries name, with the labels they group or filter it by. */
+  /**
+   * Each metric the dashboard's queries name, with the labels they group or filter it by, but for
+   * the panels of its "canary" row (the canary's series, which {@link CanaryPrometheusITCase}
+   * checks).
+   */
   static Map<String, Set<String>> dashboardQueries(JsonNode dashboard) {
     Map<String, Set<String>> out = new TreeMap<>();
-    for (JsonNode expr : dashboard.findValues("expr")) {
-      parse(expr.asText(), out);
+    queries(dashboard, false).forEach(e -> parse(e, out));
+    return out;
+  }
+
+  /** The queries of the panels under the row "canary" ({@code canaryRow}) or of every other panel. */
+  static List<String> queries(JsonNode dashboard, boolean canaryRow) {
+    List<String> out = new ArrayList<>();
+    String row = "";
+    for (JsonNode panel : dashboard.path("panels")) {
+      if (panel.path("type").asText().equals("row")) {
+        row = panel.path("title").asText();
+      }
+      if (row.equals("canary") == canaryRow) {
+        panel.findValues("expr").forEach(e -> out.add(e.asText()));
+      }
     }
     return out;
   }
