@@ -82,8 +82,7 @@ public final class LokiCountReader implements CountReader {
   LokiCountReader(LokiBackend spec, RunContext run) {
     this.spec = spec;
     // OTLP pushes keep every label as structured metadata but service_name (observed on 3.4.6)
-    this.selector = spec.format() == LokiBackend.Format.OTLP ? "{service_name=" + quote(spec.otlpService()) + "}"
-        : selector(spec, run.streams(), spec.runLabel(run));
+    this.selector = runSelector(spec, run);
     this.lines = selector + runFilter(spec, run);
     this.http = new CountQueries(
         "Loki backend '" + spec.name() + "'", "loki-count", spec.timeout(), spec.queryTimeout(), spec.requestHeaders(), spec.tls());
@@ -101,6 +100,15 @@ public final class LokiCountReader implements CountReader {
    */
   public String lines() {
     return lines;
+  }
+
+  /**
+   * The stream selector of the run's lines as {@code spec} writes them: OTLP lines by their
+   * {@code service_name} (Loki makes the resource attribute a label), others by their labels.
+   */
+  static String runSelector(LokiBackend spec, RunContext run) {
+    return spec.format() == LokiBackend.Format.OTLP ? "{service_name=" + quote(spec.otlpService()) + "}"
+        : selector(spec, run.streams(), spec.runLabel(run));
   }
 
   static String selector(LokiBackend spec, StreamCatalog streams) {

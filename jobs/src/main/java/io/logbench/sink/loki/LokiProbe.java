@@ -43,7 +43,7 @@ final class LokiProbe implements VisibilityProbe {
   private final ProbeRequests http;
 
   LokiProbe(LokiBackend spec, RunContext run) {
-    this.lines = LokiCountReader.selector(spec, run.streams(), spec.runLabel(run)) + LokiCountReader.runFilter(spec, run);
+    this.lines = LokiCountReader.runSelector(spec, run) + LokiCountReader.runFilter(spec, run);
     this.http = new ProbeRequests("Loki backend '" + spec.name() + "'", spec.url(), spec.requestHeaders(),
         spec.timeout(), spec.tls());
   }
