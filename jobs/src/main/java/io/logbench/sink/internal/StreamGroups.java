@@ -22,11 +22,20 @@ public final class StreamGroups {
 
   /** Groups the lines of {@code batch}. */
   public void group(LineBatch batch) {
+    group(batch, null);
+  }
+
+  /** Groups the lines of {@code batch} set in {@code lines} (every line when null). */
+  public void group(LineBatch batch, java.util.BitSet lines) {
     int n = batch.count();
     Arrays.fill(firstSlot, -1);
     groups = 0;
     int[] groupOfLine = new int[n];
     for (int k = 0; k < n; k++) {
+      if (lines != null && !lines.get(k)) {
+        groupOfLine[k] = -1;
+        continue;
+      }
       int s = batch.stream(k);
       if (s < 0 || s >= firstSlot.length) {
         throw new IllegalArgumentException(
@@ -57,7 +66,9 @@ public final class StreamGroups {
     }
     int[] next = Arrays.copyOf(groupStart, groups);
     for (int k = 0; k < n; k++) {
-      order[next[groupOfLine[k]]++] = k;
+      if (groupOfLine[k] >= 0) {
+        order[next[groupOfLine[k]]++] = k;
+      }
     }
   }
 

@@ -14,9 +14,13 @@ import io.logbench.sink.otlp.OtlpPush;
 import io.logbench.sink.otlp.internal.OtlpLogsEncoder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import io.logbench.sink.loki.internal.LokiFrontier;
+import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.xerial.snappy.Snappy;
 
 /**
@@ -28,8 +32,14 @@ import org.xerial.snappy.Snappy;
  * long) partial, since Loki stores the other entries of the push; a 400 refusing structured
  * metadata fatal, with the reason {@code 400 structured metadata disallowed}; other 4xx fatal;
  * 429, 5xx, I/O errors and timeouts retryable.
+ *
+ * <p>Loki's answer to a push is about its last stream only, as far as the ingester's rejections
+ * go ({@link LokiPushErrors}): so each batch goes through the JVM's {@link LokiFrontier} of the
+ * push URL and tenant, which sends a stream that may be too far behind its newest line in a push
+ * of its own and holds back a push that would make an unanswered one too far behind; the answers
+ * of a batch's pushes are merged into one result.
  */
-final class LokiSender {
+final class LokiSender implements BatchSender {
 
   /** What Loki answers (400) to structured metadata it does not allow. */
   static final String STRUCTURED_METADATA_DISALLOWED = "includes structured metadata, but this feature is disallowed";
@@ -39,11 +49,21 @@ final class LokiSender {
   /** The protobuf before compression; only the delivery thread uses it. */
   private final JsonBytes raw = new JsonBytes(64 * 1024);
 
+  /** Each stream's key in the frontier: its labels as Loki reads them. */
+  private final String[] streamKeys;
+  private final LokiFrontier frontier;
+  private HttpPushSender push;
+
   private LokiSender(LokiBackend spec, RunContext run) {
     List<Map<String, String>> labels = spec.streamLabels(run);
     String metadata = spec.runMetadata(run);
     this.json = spec.format() == LokiBackend.Format.JSON ? new LokiJsonEncoder(labels, metadata) : null;
     this.proto = spec.format() == LokiBackend.Format.PROTOBUF ? new LokiProtoEncoder(labels, metadata) : null;
+    this.streamKeys = new String[labels.size()];
+    for (int i = 0; i < streamKeys.length; i++) {
+      streamKeys[i] = LokiProtoEncoder.prometheusLabels(labels.get(i));
+    }
+    this.frontier = LokiFrontier.of(spec.pushUri() + " " + spec.requestHeaders().getOrDefault("X-Scope-OrgID", ""));
   }
 
   /** A sender of {@code run}'s batches to {@code spec}'s Loki. */
@@ -60,21 +80,134 @@ final class LokiSender {
       return OtlpPush.open(spec.pushUri(), "backend " + spec.name(), spec.requestHeaders(), spec.timeout(), spec.tls(),
           OtlpLogsEncoder.labels(run.streams()), resource, attributes);
     }
-    LokiSender encoders = new LokiSender(spec, run);
-    return HttpPushSender.builder(spec.pushUri(), "backend " + spec.name()).headers(spec.requestHeaders())
+    LokiSender sender = new LokiSender(spec, run);
+    sender.push = HttpPushSender.builder(spec.pushUri(), "backend " + spec.name()).headers(spec.requestHeaders())
         .connectTimeout(spec.timeout()).requestTimeout(spec.timeout()).tls(spec.tls())
-        .encoder(encoders::encode)
-        .classifier((batch, lines, status, body) -> classify(batch, status, body))
+        .encoder(sender::encode)
+        .classifier(LokiSender::classify)
         .build();
+    return sender;
   }
 
-  /** Encodes the whole of {@code batch} (Loki's answers never name lines to send again). */
-  private String encode(LineBatch batch, BitSet lines, JsonBytes out) {
+  @Override
+  public CompletableFuture<SendResult> send(LineBatch batch) {
+    if (batch.count() == 0) {
+      return push.send(batch);
+    }
+    // the batch's streams in order of first appearance, each with its lines and their span
+    Map<Integer, Integer> groupOf = new LinkedHashMap<>();
+    List<BitSet> lines = new ArrayList<>();
+    List<long[]> span = new ArrayList<>();
+    for (int k = 0; k < batch.count(); k++) {
+      int g = groupOf.computeIfAbsent(batch.stream(k), s -> {
+        lines.add(new BitSet());
+        span.add(new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
+        return lines.size() - 1;
+      });
+      long ns = batch.timestampNanos(k);
+      lines.get(g).set(k);
+      span.get(g)[0] = Math.min(span.get(g)[0], ns);
+      span.get(g)[1] = Math.max(span.get(g)[1], ns);
+    }
+    String[] keys = new String[lines.size()];
+    long[] oldest = new long[keys.length];
+    long[] newest = new long[keys.length];
+    int i = 0;
+    for (int stream : groupOf.keySet()) {
+      keys[i] = streamKeys[stream];
+      oldest[i] = span.get(i)[0];
+      newest[i] = span.get(i)[1];
+      i++;
+    }
+    return admit(batch, keys, oldest, newest, lines);
+  }
+
+  private CompletableFuture<SendResult> admit(LineBatch batch, String[] keys, long[] oldest, long[] newest,
+      List<BitSet> lines) {
+    LokiFrontier.Admission a = frontier.admit(keys, oldest, newest);
+    if (a.waitFor() != null) {
+      // asked again on the I/O thread that answered the last of the pushes waited for
+      return CompletableFuture.allOf(a.waitFor()).handle((v, e) -> null)
+          .thenCompose(v -> admit(batch, keys, oldest, newest, lines));
+    }
+    List<CompletableFuture<SendResult>> parts = new ArrayList<>();
+    BitSet together = new BitSet();
+    for (int g = 0; g < keys.length; g++) {
+      if (a.alone()[g]) {
+        parts.add(push.send(batch, lines.get(g)));
+      } else {
+        together.or(lines.get(g));
+      }
+    }
+    if (!together.isEmpty()) {
+      parts.add(push.send(batch, together));
+    }
+    CompletableFuture<SendResult> all = CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0]))
+        .thenApply(v -> merge(batch.count(), parts.stream().map(CompletableFuture::join).toList()));
+    all.whenComplete((r, e) -> frontier.answered(a));
+    return all;
+  }
+
+  /** One result for a batch sent as several pushes (results' line indexes are the batch's). */
+  static SendResult merge(int lines, List<SendResult> results) {
+    if (results.size() == 1) {
+      return results.get(0);
+    }
+    int accepted = 0;
+    int status = 0;
+    BitSet retry = new BitSet();
+    Map<String, SendResult.Rejection> byReason = new LinkedHashMap<>();
+    List<SendResult.Rejection> counted = new ArrayList<>();
+    StringBuilder detail = new StringBuilder();
+    for (SendResult r : results) {
+      accepted += r.accepted();
+      retry.or(r.retry());
+      if (status == 0 || (status / 100 == 2 && r.status() / 100 != 2)) {
+        status = r.status();
+      }
+      for (SendResult.Rejection x : r.rejections()) {
+        SendResult.Rejection before = byReason.get(x.reason());
+        if (x.lines() == null) {
+          counted.add(x);
+        } else if (before == null) {
+          byReason.put(x.reason(), new SendResult.Rejection(x.reason(), x.count(), (BitSet) x.lines().clone()));
+        } else {
+          before.lines().or(x.lines());
+          byReason.put(x.reason(), new SendResult.Rejection(x.reason(), before.count() + x.count(), before.lines()));
+        }
+      }
+      if (!r.detail().isEmpty()) {
+        detail.append(detail.length() > 0 ? " | " : "").append(r.detail());
+      }
+    }
+    List<SendResult.Rejection> rejections = new ArrayList<>(byReason.values());
+    rejections.addAll(counted);
+    int rejected = rejections.stream().mapToInt(SendResult.Rejection::count).sum();
+    SendResult.Kind kind;
+    if (rejected == 0 && retry.isEmpty()) {
+      kind = SendResult.Kind.ACCEPTED;
+    } else if (accepted == 0 && rejected == 0) {
+      kind = SendResult.Kind.RETRYABLE;
+    } else if (accepted == 0 && retry.isEmpty()) {
+      kind = SendResult.Kind.FATAL;
+    } else {
+      kind = SendResult.Kind.PARTIAL;
+    }
+    return new SendResult(kind, status, accepted, List.copyOf(rejections), retry, SendResult.bounded(detail.toString()));
+  }
+
+  @Override
+  public void close() {
+    push.close();
+  }
+
+  /** Encodes the lines {@code lines} of {@code batch}; synchronized, as a push held back is sent from an I/O thread. */
+  private synchronized String encode(LineBatch batch, BitSet lines, JsonBytes out) {
     if (json != null) {
-      json.encode(batch, out);
+      json.encode(batch, lines, out);
       return "application/json";
     }
-    proto.encode(batch, raw);
+    proto.encode(batch, lines, raw);
     compress(raw, out);
     // Loki reads a raw snappy block for protobuf, so no Content-Encoding header.
     return "application/x-protobuf";
@@ -92,7 +225,14 @@ final class LokiSender {
 
   /** The class of Loki's answer {@code status} with {@code body} to a push of {@code batch}. */
   static SendResult classify(LineBatch batch, int status, byte[] body) {
-    int lines = batch.count();
+    BitSet all = new BitSet();
+    all.set(0, batch.count());
+    return classify(batch, all, status, body);
+  }
+
+  /** The class of Loki's answer {@code status} with {@code body} to a push of the lines {@code sent} of {@code batch}. */
+  static SendResult classify(LineBatch batch, BitSet sent, int status, byte[] body) {
+    int lines = sent.cardinality();
     if (status >= 200 && status < 300) {
       return SendResult.accepted(lines, status);
     }
@@ -105,11 +245,16 @@ final class LokiSender {
                 + " is false, or the schema is older than v13): allow it, or set run_id: label or none. "
                 + SendResult.bounded(text));
       }
-      SendResult partial = LokiPushErrors.classify(batch, text);
+      SendResult partial = LokiPushErrors.classify(batch, sent, text);
       if (partial != null) {
         return partial;
       }
     }
-    return HttpAnswers.byStatus(lines, status, body);
+    SendResult r = HttpAnswers.byStatus(lines, status, body);
+    if (r.kind() == SendResult.Kind.RETRYABLE) {
+      // the lines to send again are those of this push, by their indexes in the batch
+      return new SendResult(r.kind(), r.status(), 0, r.rejections(), (BitSet) sent.clone(), r.detail());
+    }
+    return r;
   }
 }

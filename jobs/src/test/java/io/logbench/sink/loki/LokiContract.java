@@ -226,6 +226,99 @@ abstract class LokiContract {
     assertThat(r.rejections()).containsExactly(new SendResult.Rejection("400 entry too far behind", 2, behind));
   }
 
+  /** Loki's own answers to raw pushes: about the push's last stream only. */
+  @Test
+  void theAnswerToAPushOfSeveralStreamsIsAboutItsLastStreamOnly() throws Exception {
+    LokiTarget.Endpoint at = target().endpoint(Limits.DEFAULT, "last-stream");
+    long t = MAY_2021_MILLIS * 1_000_000L;
+    long hour = 3_600_000_000_000L;
+    // each stream's newest entry 3 h after the others
+    assertThat(rawPush(at, stream("a", t + 3 * hour) + "," + stream("b", t + 3 * hour))).startsWith("204");
+    // a too far behind (first stream), b in its window (last stream): 204, a's entry dropped unsaid
+    assertThat(rawPush(at, stream("a", t, t + 1) + "," + stream("b", t + 3 * hour + 1))).as(target().describe())
+        .isEqualTo("204 ");
+    // both too far behind: 400 about b alone
+    String both = rawPush(at, stream("a", t + 2, t + 3, t + 4) + "," + stream("b", t + 5));
+    assertThat(both).as(target().describe()).startsWith("400 ")
+        .contains("total ignored: 1 out of 1 for stream: {", "b\"", "entry too far behind")
+        .doesNotContain("total ignored: 3");
+    // more than 10 too far behind in one stream: 10 listed, all counted
+    long[] many = new long[12];
+    for (int i = 0; i < many.length; i++) {
+      many[i] = t + 10 + i;
+    }
+    String listed = rawPush(at, stream("a", many));
+    assertThat(listed.split("ignored, reason: 'entry too far behind", -1)).hasSize(11);
+    assertThat(listed).contains("total ignored: 12 out of 12 for stream: {");
+  }
+
+  private static String stream(String name, long... nanos) {
+    StringBuilder b = new StringBuilder("{\"stream\":{\"job\":\"last-stream\",\"s\":\"" + name + "\"},\"values\":[");
+    for (int i = 0; i < nanos.length; i++) {
+      b.append(i > 0 ? "," : "").append("[\"").append(nanos[i]).append("\",\"line ").append(name).append(i).append("\"]");
+    }
+    return b.append("]}").toString();
+  }
+
+  /** {@code status body} of a JSON push of {@code streams} (comma-separated stream objects). */
+  private static String rawPush(LokiTarget.Endpoint at, String streams) throws Exception {
+    java.net.http.HttpResponse<String> r = java.net.http.HttpClient.newHttpClient().send(
+        java.net.http.HttpRequest.newBuilder(URI.create(at.url() + "/loki/api/v1/push"))
+            .header("Content-Type", "application/json").header("X-Scope-OrgID", at.tenant())
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"streams\":[" + streams + "]}")).build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
+    return r.statusCode() + " " + r.body().strip();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"JSON", "PROTOBUF"})
+  void everyLineTooFarBehindIsCountedRejectedWhicheverStreamOfThePushItIsIn(Format format) throws IOException {
+    LokiTarget.Endpoint at = target().endpoint(Limits.DEFAULT, "behind-streams");
+    long hour = 3_600_000L;
+    RunContext run = RunContext.of(new io.logbench.dataset.app.AppJsonStreams(3)).withRunId("behind-streams");
+    LokiBackend backend = backend(at, format, RunIdMode.STRUCTURED_METADATA);
+    try (BatchSender sender = backend.open(run)) {
+      assertThat(sender.send(TestBatches.batch(0, 3, MAY_2021_MILLIS + 3 * hour, 1, 3)).join().kind())
+          .isEqualTo(Kind.ACCEPTED);
+      // stream 0: 12 lines too far behind (more than Loki lists), stream 1: 2 too far behind,
+      // stream 2 (the push's last): 3 lines in its window
+      LineBatch late = new LineBatch();
+      late.reset(1, 3);
+      int[] streams = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 2};
+      for (int k = 0; k < streams.length; k++) {
+        long millis = streams[k] == 2 ? MAY_2021_MILLIS + 3 * hour + 10 + k : MAY_2021_MILLIS + k;
+        byte[] text = TestBatches.line(3 + k).getBytes(StandardCharsets.UTF_8);
+        late.append(text, 0, text.length, millis, streams[k]);
+      }
+      SendResult r = sender.send(late).join();
+      assertThat(r.kind()).as("%s on %s", r, target().describe()).isEqualTo(Kind.PARTIAL);
+      assertThat(r.accepted()).isEqualTo(3);
+      assertThat(r.rejections()).containsExactly(new SendResult.Rejection("400 entry too far behind", 14, bits(0, 14)));
+    }
+    try (CountReader reader = backend.openCounter(run)) {
+      assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 4 * hour, 4 * hour)).as(target().describe())
+          .containsExactly(6L);
+    }
+  }
+
+  @Test
+  void aPushThatWouldPutAnUnansweredOneTooFarBehindWaitsForItsAnswer() throws IOException {
+    LokiTarget.Endpoint at = target().endpoint(Limits.DEFAULT, "overtake");
+    long hour = 3_600_000L;
+    RunContext run = RunContext.of(new io.logbench.dataset.app.AppJsonStreams(2)).withRunId("overtake");
+    LokiBackend backend = backend(at);
+    try (BatchSender sender = backend.open(run)) {
+      var older = sender.send(TestBatches.batch(0, 200, MAY_2021_MILLIS, 1, 2));
+      var newer = sender.send(TestBatches.batch(200, 200, MAY_2021_MILLIS + 2 * hour, 1, 2));
+      assertThat(older.join().kind()).as("%s on %s", older.join(), target().describe()).isEqualTo(Kind.ACCEPTED);
+      assertThat(newer.join().kind()).isEqualTo(Kind.ACCEPTED);
+    }
+    try (CountReader reader = backend.openCounter(run)) {
+      assertThat(reader.counts(MAY_2021_MILLIS, MAY_2021_MILLIS + 3 * hour, 3 * hour)).as(target().describe())
+          .containsExactly(400L);
+    }
+  }
+
   @Test
   void aPushOverTheTenantsRateLimitIsRetryable429AndAPushWithinItIsTaken() {
     LokiTarget.Endpoint at = target().endpoint(Limits.LOW_RATE, "rate");

@@ -34,7 +34,8 @@ import org.xerial.snappy.Snappy;
  * A Grafana Loki emulator for tests: {@code POST /loki/api/v1/push} (JSON, and protobuf in a
  * snappy block) with Loki's behaviours from BACKENDS.md (identical lines dropped with 204, old
  * samples rejected with 400 while the valid entries are stored, out-of-order beyond 1 h per
- * stream rejected, rate limit 429, max line size, tenant header when auth is on), and {@code GET
+ * stream rejected (answered, as Loki 3.4.6 answers, for the push's last stream only: 204 when
+ * that stream took every entry), rate limit 429, max line size, tenant header when auth is on), and {@code GET
  * /loki/api/v1/query_range} and {@code /loki/api/v1/query} for {@code
  * sum(count_over_time({selector} [| label filters] [W] [offset D]))} with Loki's window and step
  * semantics and limits (an instant query also as legs {@code label_replace(<that>, "s", "0", "",
@@ -501,6 +502,9 @@ public final class LokiEmulator extends HttpEmulator {
         Entry stored = new Entry(tenant, in.labels(), in.labelMap(), in.nanos(), in.line(), in.metadata());
         added.add(stored);
       }
+      // Loki 3.4.6's ingester keeps the error of the last stream it appends (instance.Push):
+      // rejections of the push's earlier streams are dropped from the answer
+      ingester.clear();
       if (!failures.isEmpty()) {
         StringBuilder b = new StringBuilder();
         // Loki lists at most 10 ignored entries per stream (max_returned_errors).

@@ -52,8 +52,13 @@ public final class LokiJsonEncoder {
 
   /** Writes the body of {@code batch} into {@code out} (cleared first). */
   public void encode(LineBatch batch, JsonBytes out) {
+    encode(batch, null, out);
+  }
+
+  /** Writes the lines of {@code batch} set in {@code lines} (every line when null) into {@code out} (cleared first). */
+  public void encode(LineBatch batch, java.util.BitSet lines, JsonBytes out) {
     out.clear();
-    groups.group(batch);
+    groups.group(batch, lines);
     byte[] data = batch.data();
     out.appendAscii("{\"streams\":[");
     for (int g = 0; g < groups.groups(); g++) {

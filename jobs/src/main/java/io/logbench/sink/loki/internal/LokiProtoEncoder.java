@@ -82,8 +82,13 @@ public final class LokiProtoEncoder {
 
   /** Writes the uncompressed message of {@code batch} into {@code out} (cleared first). */
   public void encode(LineBatch batch, JsonBytes out) {
+    encode(batch, null, out);
+  }
+
+  /** Writes the lines of {@code batch} set in {@code lines} (every line when null) into {@code out} (cleared first). */
+  public void encode(LineBatch batch, java.util.BitSet lines, JsonBytes out) {
     out.clear();
-    groups.group(batch);
+    groups.group(batch, lines);
     int n = batch.count();
     if (entrySize.length < n) {
       entrySize = new int[Math.max(n, entrySize.length * 2)];

@@ -18,10 +18,17 @@ import java.util.regex.Pattern;
 
 /**
  * Reads a Loki 400 body that rejects some entries of a push while the others are stored: entries
- * older than {@code reject_old_samples_max_age} ("timestamp too old"), out of order beyond the
- * stream's window ("entry too far behind", listed per entry with a "total ignored: X out of Y"
- * line per stream) and lines over {@code max_line_size}. It names the rejected lines when the
- * body allows, else counts them.
+ * older than {@code reject_old_samples_max_age} ("timestamp too old", from the distributor, for
+ * every stream), out of order beyond the stream's window ("entry too far behind", from the
+ * ingester) and lines over {@code max_line_size}. It names the rejected lines when the body
+ * allows, else counts them.
+ *
+ * <p>The ingester's part of the body is about <em>the push's last stream only</em> (Loki 3.4.6,
+ * {@code instance.Push} keeps the error of the last stream it appended): at most 10 of its entries
+ * listed ({@code max_returned_errors}) with their timestamps, then {@code user '<tenant>', total
+ * ignored: X out of Y for stream: {labels}}. Rejected entries of the push's other streams are
+ * not in the body at all (and a push whose last stream took every entry is answered 204): {@link
+ * LokiFrontier} is what keeps those from being counted as stored.
  */
 public final class LokiPushErrors {
 
@@ -36,6 +43,9 @@ public final class LokiPushErrors {
   private static final Pattern TOTAL_IGNORED = Pattern.compile("total ignored: (\\d+) out of (\\d+)");
   private static final Pattern TOO_OLD_ENTRY =
       Pattern.compile("has timestamp too old: [^,]*, oldest acceptable timestamp is: ([0-9T:.+\\-Z]+)");
+  /** The cutoff in an "entry too far behind" reason (RFC 3339, whole seconds). */
+  private static final Pattern BEHIND_CUTOFF =
+      Pattern.compile("too far behind.*oldest acceptable timestamp is: ([0-9T:.+\\-Z]+)");
   private static final Pattern MAX_SIZE = Pattern.compile("Max entry size '(\\d+)' bytes exceeded");
 
   private LokiPushErrors() {}
@@ -45,16 +55,27 @@ public final class LokiPushErrors {
    * is not one of Loki's per-entry rejections.
    */
   public static SendResult classify(LineBatch batch, String body) {
-    int n = batch.count();
+    BitSet all = new BitSet();
+    all.set(0, batch.count());
+    return classify(batch, all, body);
+  }
+
+  /**
+   * The partial (or wholly rejecting) result a 400 {@code body} describes for a push of the lines
+   * {@code sent} of {@code batch} (line indexes those of the batch), or null when the body is not
+   * one of Loki's per-entry rejections.
+   */
+  public static SendResult classify(LineBatch batch, BitSet sent, String body) {
+    int n = sent.cardinality();
     Map<String, BitSet> exact = new LinkedHashMap<>();
     Map<String, Integer> counted = new LinkedHashMap<>();
-    tooOld(batch, body, exact, counted);
-    ingesterIgnored(batch, body, exact, counted);
+    tooOld(batch, sent, body, exact, counted);
+    ingesterIgnored(batch, lastStream(batch, sent), body, exact, counted);
     Matcher size = MAX_SIZE.matcher(body);
     if (size.find()) {
       long max = Long.parseLong(size.group(1));
-      BitSet lines = new BitSet(n);
-      for (int k = 0; k < n; k++) {
+      BitSet lines = new BitSet();
+      for (int k = sent.nextSetBit(0); k >= 0; k = sent.nextSetBit(k + 1)) {
         if (batch.length(k) > max) {
           lines.set(k);
         }
@@ -91,8 +112,26 @@ public final class LokiPushErrors {
    * The distributor's "has timestamp too old" errors name a cutoff at whole seconds: lines before
    * it are rejected, lines in the cutoff's own second are ambiguous unless the count settles it.
    */
+  /** The lines of the stream that comes last in a push of {@code sent} (streams in order of first appearance). */
+  static BitSet lastStream(LineBatch batch, BitSet sent) {
+    int last = -1;
+    java.util.Set<Integer> seen = new java.util.HashSet<>();
+    for (int k = sent.nextSetBit(0); k >= 0; k = sent.nextSetBit(k + 1)) {
+      if (seen.add(batch.stream(k))) {
+        last = batch.stream(k);
+      }
+    }
+    BitSet lines = new BitSet();
+    for (int k = sent.nextSetBit(0); k >= 0; k = sent.nextSetBit(k + 1)) {
+      if (batch.stream(k) == last) {
+        lines.set(k);
+      }
+    }
+    return lines;
+  }
+
   private static void tooOld(
-      LineBatch batch, String body, Map<String, BitSet> exact, Map<String, Integer> counted) {
+      LineBatch batch, BitSet sent, String body, Map<String, BitSet> exact, Map<String, Integer> counted) {
     Matcher m = TOO_OLD_ENTRY.matcher(body);
     int occurrences = 0;
     String cutoffText = null;
@@ -117,7 +156,7 @@ public final class LokiPushErrors {
     boolean wholeSecond = cutoff % 1_000_000_000L == 0;
     BitSet definite = new BitSet();
     BitSet ambiguous = new BitSet();
-    for (int k = 0; k < batch.count(); k++) {
+    for (int k = sent.nextSetBit(0); k >= 0; k = sent.nextSetBit(k + 1)) {
       long ns = batch.timestampNanos(k);
       if (ns < cutoff) {
         definite.set(k);
@@ -135,17 +174,34 @@ public final class LokiPushErrors {
     }
   }
 
-  /** The ingester's per-entry "entry with timestamp ... ignored" list, capped per stream. */
+  /**
+   * The ingester's "entry with timestamp ... ignored" list (at most 10 entries) and its "total
+   * ignored: X out of Y", about the lines {@code scope} of the push's last stream: the listed
+   * entries are named by their nanoseconds; past the list, the lines before the cutoff the reasons
+   * give ("oldest acceptable timestamp is", whole seconds: Loki's cutoff lies within that second)
+   * are named when they and the lines in the cutoff's second settle the count X, else X is
+   * counted without naming lines.
+   */
   private static void ingesterIgnored(
-      LineBatch batch, String body, Map<String, BitSet> exact, Map<String, Integer> counted) {
+      LineBatch batch, BitSet scope, String body, Map<String, BitSet> exact, Map<String, Integer> counted) {
     Map<Long, String> reasonByNanos = new HashMap<>();
     Matcher m = ENTRY_IGNORED.matcher(body);
     String firstReason = null;
+    long cutoff = Long.MIN_VALUE;
     while (m.find()) {
       long ns = goTimeNanos(m.group(1), m.group(2));
       String reason = reason(m.group(3));
       firstReason = firstReason == null ? reason : firstReason;
       reasonByNanos.put(ns, reason);
+      Matcher c = BEHIND_CUTOFF.matcher(m.group(3));
+      if (c.find()) {
+        try {
+          OffsetDateTime t = OffsetDateTime.parse(c.group(1));
+          cutoff = Math.max(cutoff, t.toEpochSecond() * 1_000_000_000L + t.getNano());
+        } catch (DateTimeParseException e) {
+          // named by the list and counted by the total only
+        }
+      }
     }
     int total = 0;
     Matcher t = TOTAL_IGNORED.matcher(body);
@@ -157,7 +213,7 @@ public final class LokiPushErrors {
     }
     Map<String, BitSet> found = new LinkedHashMap<>();
     int matched = 0;
-    for (int k = 0; k < batch.count(); k++) {
+    for (int k = scope.nextSetBit(0); k >= 0; k = scope.nextSetBit(k + 1)) {
       String reason = reasonByNanos.get(batch.timestampNanos(k));
       if (reason != null) {
         found.computeIfAbsent(reason, r -> new BitSet()).set(k);
@@ -168,7 +224,28 @@ public final class LokiPushErrors {
       found.forEach((r, lines) -> merge(exact, r, lines));
       return;
     }
-    // Loki lists at most a few entries per stream (max_returned_errors): the rest are only counted.
+    // Loki lists at most 10 entries per stream (max_returned_errors): name the rest by the cutoff
+    if (cutoff != Long.MIN_VALUE && found.size() == 1 && found.containsKey(TOO_FAR_BEHIND)) {
+      BitSet definite = (BitSet) found.get(TOO_FAR_BEHIND).clone();
+      BitSet ambiguous = new BitSet();
+      for (int k = scope.nextSetBit(0); k >= 0; k = scope.nextSetBit(k + 1)) {
+        long ns = batch.timestampNanos(k);
+        if (ns < cutoff) {
+          definite.set(k);
+        } else if (ns < cutoff + 1_000_000_000L && !definite.get(k)) {
+          ambiguous.set(k);
+        }
+      }
+      if (definite.cardinality() == total) {
+        merge(exact, TOO_FAR_BEHIND, definite);
+        return;
+      }
+      if (definite.cardinality() + ambiguous.cardinality() == total) {
+        definite.or(ambiguous);
+        merge(exact, TOO_FAR_BEHIND, definite);
+        return;
+      }
+    }
     String reason = firstReason != null ? firstReason : TOO_FAR_BEHIND;
     counted.merge(reason, total - matched, Integer::sum);
     found.forEach((r, lines) -> counted.merge(r, lines.cardinality(), Integer::sum));
