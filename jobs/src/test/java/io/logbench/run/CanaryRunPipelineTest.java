@@ -35,7 +35,8 @@ class CanaryRunPipelineTest {
         "parallelism: 1",
         "canary: {}",
         "writes:",
-        "  - {name: app, kind: file, path: '" + dir.resolve("app").resolve("app.log") + "', rotate: {size: 4KB, keep: 1}}",
+        "  - {name: app, kind: file, path: '" + dir.resolve("app").resolve("app.log")
+            + "', rotate: {size: 4KB, keep: 1}}",
         "backends:",
         "  - {kind: victorialogs, name: vl, url: 'http://127.0.0.1:9', write: app}",
         "  - {kind: loki, name: loki, url: 'http://127.0.0.1:9', labels: {job: fb}, write: app}",
