@@ -152,7 +152,7 @@ public final class CanaryCheckOperator extends AbstractStreamOperator<Void>
     io.execute(() -> {
       Replays r;
       try {
-        r = replays.read(target.name());
+        r = replays.read(target.spec().deliveredAs()); // a pipeline's count block: its write's records
       } catch (java.io.IOException | RuntimeException e) {
         // without the records every extra copy stays DUPLICATE: nothing is hidden
         r = Replays.none();

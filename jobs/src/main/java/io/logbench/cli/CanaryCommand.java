@@ -93,7 +93,8 @@ final class CanaryCommand implements Callable<Integer> {
       CanaryJob job = run.start(this::note);
       err.printf(Locale.ROOT, "canary: run %s, %s lines/s to %d backend(s): %s; windows of %s; verdicts in %s%n",
           run.runId(), Format.rate(config.schedule().rate()), config.backends().size(),
-          String.join(", ", config.backends().stream().map(b -> b.name() + " (" + b.spec().kind() + ")").toList()),
+          String.join(", ", config.backends().stream().map(b -> b.name() + " (" + b.spec().kind()
+              + (b.spec().write() == null ? "" : ", behind write " + b.spec().write().name()) + ")").toList()),
           io.logbench.config.Durations.format(config.window()), run.runDir().resolve(CanaryFiles.VERDICTS));
       JobClient client = job.start(FlinkEnvironments.create(config.parallelism(), metrics));
       String ending = "savepoint";

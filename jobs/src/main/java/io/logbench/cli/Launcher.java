@@ -29,7 +29,7 @@ import sun.misc.Signal;
  * <p>This JVM only starts the other and waits for it, and exits with its exit code. The command's
  * JVM gets this JVM's options, its standard output and error (the terminal, a pipe, a file), and
  * on its standard input a pipe from this JVM: when this JVM ends however it ends ({@code kill
- * -9}), the pipe closes and the command's JVM halts at once too ({@link Main}), as the one JVM of a
+ * -9}), the pipe closes and the command's JVM kills itself at once too ({@link Main}), as the one JVM of a
  * direct run would have. SIGTERM is handed on; SIGINT too, except from a terminal, whose Ctrl-C
  * reaches both JVMs already (the command must see it once: a second one stops a run at once).
  *

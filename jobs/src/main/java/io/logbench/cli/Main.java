@@ -73,7 +73,7 @@ public final class Main implements Callable<Integer> {
   }
 
   /**
-   * Halts this JVM when the {@link Launcher} that started it ends first (its pipe on our standard
+   * Kills this JVM when the {@link Launcher} that started it ends first (its pipe on our standard
    * input closes), as the one JVM of a direct run would have ended with it ({@code kill -9}).
    */
   private static void followLauncher() {
@@ -85,10 +85,28 @@ public final class Main implements Callable<Integer> {
       } catch (java.io.IOException e) {
         // a broken pipe is an end too
       }
-      Runtime.getRuntime().halt(137); // 128 + SIGKILL, what a shell reports for the launcher
+      killSelf();
     }, "logbench-launcher-watch");
     t.setDaemon(true);
     t.start();
+  }
+
+  /**
+   * Ends this JVM with SIGKILL, as the launcher was: no shutdown hook, no exit-time work. {@link
+   * Runtime#halt} would still run the JVM's exit-time work, and a JVM started with {@code
+   * -XX:ArchiveClassesAtExit} (the first run of a command) then writes its class-data archive for
+   * seconds first, holding the run's files and locks (a canary's {@code canary.lock}, so a restart
+   * meanwhile is refused) and leaving a temporary archive no launcher moves. Halts when the system's
+   * {@code kill} cannot be run.
+   */
+  private static void killSelf() {
+    try {
+      new ProcessBuilder("kill", "-KILL", Long.toString(ProcessHandle.current().pid()))
+          .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+    } catch (java.io.IOException | InterruptedException | RuntimeException e) {
+      // no kill on this system: halt
+    }
+    Runtime.getRuntime().halt(137); // 128 + SIGKILL, what a shell reports for the launcher
   }
 
   /** A command that failed inside a Flink cluster, where logbench does not exit the JVM. */

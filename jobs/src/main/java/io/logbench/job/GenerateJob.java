@@ -387,7 +387,7 @@ public final class GenerateJob {
 
   /** The name {@code b}'s lines are delivered under: its own, or its pipeline's write's. */
   private static String deliveredAs(BackendConfig b) {
-    return b.spec().write() == null ? b.name() : b.spec().write().name();
+    return b.spec().deliveredAs();
   }
 
   /** The visibility sampling of backend {@code b}: its own keys over the run file's. */

@@ -14,8 +14,9 @@ import java.util.function.LongSupplier;
  * The count reader of a count block behind a pipeline's write: windows decided by the sequence
  * ids the lines carry, never by the time the agent or the backend filed them under. A line's
  * timestamp is a pure function of its id, non-decreasing in it, so the window {@code [start,
- * end)} holds exactly the ids {@code [first + countBefore(start), first + countBefore(end))}
- * ({@link ExpectedCounts}); the reader asks the backend's {@link SeqCounter} for those id ranges,
+ * end)} holds exactly the ids {@code [first + indexBefore(start), first + indexBefore(end))}
+ * ({@link ExpectedCounts#indexBefore}: the timeline's lines, a canary's gaps included, since the
+ * lines of a gap keep their ids and are never sent); the reader asks the backend's {@link SeqCounter} for those id ranges,
  * among the lines filed from {@code lead} before the first window to {@code lag} after the last
  * (but not past now plus {@code lead}): an agent that stamps its read time files a line after
  * its own timestamp, by as much as it was down or behind.
@@ -48,7 +49,7 @@ public final class SeqWindowReader implements CountReader {
 
   /** The first sequence id whose timestamp is at or after {@code millis}. */
   long idAt(long millis) {
-    return firstIndex + times.countBefore(millis);
+    return firstIndex + times.indexBefore(millis);
   }
 
   @Override

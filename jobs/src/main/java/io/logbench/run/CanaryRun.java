@@ -233,8 +233,11 @@ public final class CanaryRun implements AutoCloseable {
   private Gap downtime(long upMillis) throws IOException {
     long highest = ReplayFiles.Lease.NONE;
     ReplayFiles replay = ReplayFiles.in(runDir);
-    for (BackendConfig b : config.backends()) {
-      Path dir = runDir.resolve(ReplayFiles.LEASES).resolve(b.name());
+    // a source per delivery: a count block behind a pipeline's write has its write's leases
+    java.util.Set<String> delivered = new java.util.LinkedHashSet<>();
+    config.backends().forEach(b -> delivered.add(b.spec().deliveredAs()));
+    for (String name : delivered) {
+      Path dir = runDir.resolve(ReplayFiles.LEASES).resolve(name);
       if (!Files.isDirectory(dir)) {
         continue;
       }
@@ -244,7 +247,7 @@ public final class CanaryRun implements AutoCloseable {
           if (!m.matches()) {
             continue;
           }
-          try (ReplayFiles.Lease lease = replay.lease(b.name(), Integer.parseInt(m.group(1)))) {
+          try (ReplayFiles.Lease lease = replay.lease(name, Integer.parseInt(m.group(1)))) {
             long previous = lease.previous();
             if (previous == ReplayFiles.Lease.UNKNOWN) {
               return null;

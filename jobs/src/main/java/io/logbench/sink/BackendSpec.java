@@ -154,6 +154,15 @@ public interface BackendSpec extends Serializable {
   }
 
   /**
+   * The name this backend's lines are delivered under: its own, or its pipeline's write's. The
+   * sources' leases and the restore records are the delivery's, so a count block behind a write
+   * finds them under the write's name.
+   */
+  default String deliveredAs() {
+    return write() == null ? name() : write().name();
+  }
+
+  /**
    * Opens a counter of the run's lines by the sequence id in their bodies ({@link SeqCounter}),
    * for a count block behind a pipeline's write; only where {@link #seqCountUnavailable} is null.
    */

@@ -33,6 +33,8 @@ final class LogFileWatch {
     int suffix;
     boolean deleted;
     final TreeSet<Long> seqs = new TreeSet<>();
+    /** How often each id is in the file, as its latest read found (a line written again is there twice). */
+    Map<Long, Integer> copies = new HashMap<>();
 
     Seen(Object inode, int number, int suffix) {
       this.inode = inode;
@@ -92,9 +94,13 @@ final class LogFileWatch {
         s.suffix = suffix;
         s.deleted = false;
         Matcher m = SEQ.matcher(new String(bytes, StandardCharsets.UTF_8));
+        Map<Long, Integer> copies = new HashMap<>();
         while (m.find()) {
-          s.seqs.add(Long.parseLong(m.group(1)));
+          long seq = Long.parseLong(m.group(1));
+          s.seqs.add(seq);
+          copies.merge(seq, 1, Integer::sum);
         }
+        s.copies = copies;
         now.put(inode, s);
         if (suffix == 0) {
           current = s;
@@ -120,6 +126,19 @@ final class LogFileWatch {
   /** Lines written so far, as the scans saw them. */
   synchronized long lines() {
     return all.stream().mapToLong(s -> s.seqs.size()).sum();
+  }
+
+  /** The ids written more than once so far, over every file (a batch written again after a restore). */
+  synchronized TreeSet<Long> writtenAgain() {
+    Map<Long, Integer> all = new HashMap<>();
+    this.all.forEach(f -> f.copies.forEach((seq, n) -> all.merge(seq, n, Integer::sum)));
+    TreeSet<Long> again = new TreeSet<>();
+    all.forEach((seq, n) -> {
+      if (n > 1) {
+        again.add(seq);
+      }
+    });
+    return again;
   }
 
   /** The highest id written so far, or -1. */

@@ -93,4 +93,21 @@ class SeqWindowReaderTest {
     assertThat(r.counts(1_000, 1_000, 1_000)).isEmpty();
     assertThat(fake.bounds).hasSize(1); // no request for no window
   }
+
+  @Test
+  void aCanarysGapKeepsItsIdsSoTheWindowsAfterItAreTheTimelinesRanges() throws Exception {
+    Fake fake = new Fake();
+    // a canary down while lines 10..19 were due: they are never sent, and keep their ids
+    ExpectedCounts withGap = new ExpectedCounts(TEN_A_SECOND, 1_000).withGaps(
+        io.logbench.schedule.Gaps.of(List.of(new long[] {10, 20})));
+    SeqWindowReader r = new SeqWindowReader(fake, withGap, 500, Duration.ofMillis(50), Duration.ofSeconds(10),
+        () -> 100_000);
+    r.counts(1_000, 5_000, 1_000);
+    // by id, not by the count expected: [2000, 3000) is still ids 510..519 (none sent), [3000, 4000) 520..529
+    assertThat(fake.bounds.get(0)).containsExactly(500, 510, 520, 530, 535);
+    r.sequenceIds(3_000, 4_000, 7);
+    assertThat(fake.ranges.get(1)[0]).isEqualTo(520);
+    assertThat(fake.ranges.get(1)[1]).isEqualTo(530);
+    assertThat(withGap.count(2_000, 3_000)).as("what the window expects").isZero();
+  }
 }

@@ -2,7 +2,6 @@ package io.logbench.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.logbench.cli.Printed;
 import io.logbench.plan.ConfigLoader;
 import io.logbench.plan.RunPlan;
@@ -14,7 +13,6 @@ import io.logbench.sink.victorialogs.VictoriaLogsServer;
 import io.logbench.testing.FluentBit;
 import io.logbench.testing.LoopbackMiniCluster;
 import io.logbench.verify.VerifyPlan;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,7 +23,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -75,44 +73,8 @@ class TailPipelineITCase {
     String index = "fb-tail-" + System.nanoTime();
     Path log = dir.resolve("app").resolve("app.log");
     Files.createDirectories(log.getParent());
-    URI vlUri = URI.create(vl.url());
-    URI lokiUri = URI.create(loki.url());
-    URI osUri = URI.create(os.url());
-    fb = FluentBit.start("tail", String.join("\n",
-        "  - name: json",
-        "    format: json"), String.join("\n",
-        "  inputs:",
-        "    - name: tail",
-        "      tag: app",
-        "      path: " + log,
-        "      db: " + dir.resolve("tail.db"),
-        "      read_from_head: true",
-        "      refresh_interval: 1",
-        "      rotate_wait: 5",
-        "      parser: json",
-        "  outputs:",
-        "    - name: loki",
-        "      match: '*'",
-        "      host: 127.0.0.1",
-        "      port: " + lokiUri.getPort(),
-        "      tenant_id: " + tenant,
-        "      labels: job=fb-tail",
-        "      line_format: json",
-        "    - name: http",
-        "      match: '*'",
-        "      host: 127.0.0.1",
-        "      port: " + vlUri.getPort(),
-        "      uri: /insert/jsonline?_stream_fields=namespace,container&_msg_field=msg&_time_field=date",
-        "      format: json_lines",
-        "      json_date_key: date",
-        "      json_date_format: iso8601",
-        "      header: AccountID " + account,
-        "    - name: opensearch",
-        "      match: '*'",
-        "      host: 127.0.0.1",
-        "      port: " + osUri.getPort(),
-        "      index: " + index,
-        "      suppress_type_name: on"));
+    fb = TailRig.start("tail", log, dir.resolve("tail.db"), loki.url(), tenant, "fb-tail", vl.url(), account,
+        os.url(), index);
     Path runDir = dir.resolve("run");
     Path config = dir.resolve("tail.yaml");
     Files.writeString(config, String.join("\n",
@@ -138,15 +100,19 @@ class TailPipelineITCase {
         "tail-pipeline-generate");
     generate.start();
     LogFileWatch watch = new LogFileWatch(log);
+    Supplier<String> writer = () -> {
+      Printed g = generated.get();
+      return g == null ? null : "generate ended: " + g.code() + "\n" + g.out() + "\n" + g.err();
+    };
 
     // a restart within keep: Fluent Bit goes on from its offset in the file it was reading, or
     // reads from the head the file rotation started while it was down
-    awaitScanning(watch, () -> watch.lines() >= 8 * RATE, "lines for 8 s", generated);
+    TailRig.awaitScanning(watch, () -> watch.lines() >= 8 * RATE, "lines for 8 s", writer);
     // just after a rotation, so the file has room for the batches of the restart (Fluent Bit 5.1.1
     // takes about 3 s to stop with grace 1, and reads no rotated file once started again)
-    awaitRotation(watch, generated);
+    TailRig.awaitRotation(watch, writer);
     long readBefore = 0;
-    long stopped = quietStop(watch, readBefore);
+    long stopped = TailRig.quietStop(fb, watch, readBefore, writer);
     LogFileWatch.Seen reading = watch.files().get(watch.files().size() - 1);
     int readLines = reading.seqs.size();
     fb.startAgain();
@@ -159,36 +125,31 @@ class TailPipelineITCase {
     readBefore = stopped;
 
     // stopped while the file rotates past keep
-    awaitScanning(watch, () -> watch.lines() >= 20 * RATE, "lines for 20 s", generated);
-    stopped = quietStop(watch, readBefore);
+    TailRig.awaitScanning(watch, () -> watch.lines() >= 20 * RATE, "lines for 20 s", writer);
+    stopped = TailRig.quietStop(fb, watch, readBefore, writer);
     long lastRead = watch.lastSeq();
     for (int i = 0; i < KEEP + 1; i++) {
-      awaitRotation(watch, generated);
+      TailRig.awaitRotation(watch, writer);
     }
-    LogFileWatch.Seen restartFile = awaitRotation(watch, generated);
+    LogFileWatch.Seen restartFile = TailRig.awaitRotation(watch, writer);
     fb.startAgain();
     assertThat(watch.scan()).as("no rotation while Fluent Bit started").isSameAs(restartFile);
-    awaitScanning(watch, () -> !generate.isAlive(), "the end of generate", generated);
+    TailRig.awaitScanning(watch, () -> generated.get() != null, "the end of generate", writer);
+    generate.join();
     watch.scan();
     Printed g = generated.get();
     assertThat(g.code()).as("%s%n%s", g.out(), g.err()).isZero();
 
     // the truth: lines written after the stop into files other than the one Fluent Bit started on
-    TreeSet<Long> lost = new TreeSet<>();
-    long total = 0;
-    for (LogFileWatch.Seen f : watch.files()) {
-      total += f.seqs.size();
-      if (f != restartFile && f.number < restartFile.number) {
-        lost.addAll(f.seqs.tailSet(lastRead, false));
-      }
-    }
+    TreeSet<Long> lost = TailRig.neverRead(watch, restartFile, lastRead);
+    long total = watch.lines();
     assertThat(total).as("lines in the files: %s", watch).isEqualTo(75L * RATE);
     assertThat(lost).as("lines lost: %s", watch).isNotEmpty();
     long toShip = total - stopped;
     long read = total - stopped - lost.size();
-    await(() -> fb.metrics().path("input").path("tail.0").path("records").asLong() >= read
-        && outputsDone(fb.metrics(), read), Duration.ofSeconds(60), "Fluent Bit shipping its " + read + " of "
-        + toShip + " lines since its restart: " + fb.metrics() + "\n" + fb.log());
+    TailRig.await(() -> TailRig.read(fb) >= read && TailRig.outputsDone(fb.metrics(), read),
+        Duration.ofSeconds(60), "Fluent Bit shipping its " + read + " of " + toShip + " lines since its restart: "
+        + fb.metrics() + "\n" + fb.log(), writer);
 
     Printed v = Printed.run("verify", config.toString(), "--max-wait", "15s", "--recheck", "1s", "--quiet");
     assertThat(v.code()).as("%s%n%s", v.out(), v.err()).isEqualTo(1);
@@ -226,86 +187,6 @@ class TailPipelineITCase {
       }
       assertThat(windows).as("%s windows", backend).isGreaterThanOrEqualTo(15);
       assertThat(wrong).as("%s: %d lines lost in the files %s%n%s", backend, lost.size(), watch, v.out()).isEmpty();
-    }
-  }
-
-  /** Whether every output of {@code metrics} has sent {@code records} records. */
-  private static boolean outputsDone(JsonNode metrics, long records) {
-    int outputs = 0;
-    for (JsonNode o : metrics.path("output")) {
-      outputs++;
-      if (o.path("proc_records").asLong() < records) {
-        return false;
-      }
-    }
-    return outputs == 3;
-  }
-
-  /**
-   * Stops Fluent Bit right after a batch was appended (they come every 2 s) and it has read
-   * every line written so far, so its offset is the end of the file: a batch appended after the
-   * SIGTERM is not read (Fluent Bit pauses its inputs first, then flushes what it holds). Returns
-   * the lines written when it stopped.
-   */
-  private static long quietStop(LogFileWatch watch, long readBefore) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      watch.scan();
-      long lines = watch.lines();
-      await(() -> {
-        watch.scan();
-        return watch.lines() > lines;
-      }, Duration.ofSeconds(10), "a batch appended");
-      long written = watch.lines();
-      await(() -> fb.metrics().path("input").path("tail.0").path("records").asLong() >= written - readBefore,
-          Duration.ofSeconds(5), "Fluent Bit reading " + (written - readBefore) + " lines");
-      watch.scan();
-      if (watch.lines() == written) {
-        fb.stop();
-        return written;
-      }
-      // a batch came while Fluent Bit read: try after the next one
-    }
-    throw new AssertionError("Fluent Bit could not be stopped at a quiet moment within a minute.");
-  }
-
-  /** Scans until the file at the path is a new one (rotated); returns it. */
-  private static LogFileWatch.Seen awaitRotation(LogFileWatch watch, AtomicReference<Printed> generated) {
-    LogFileWatch.Seen before = watch.scan();
-    LogFileWatch.Seen[] now = new LogFileWatch.Seen[1];
-    awaitScanning(watch, () -> {
-      now[0] = watch.scan();
-      return now[0] != null && now[0] != before;
-    }, "a rotation", generated);
-    return now[0];
-  }
-
-  private static void awaitScanning(LogFileWatch watch, BooleanSupplier done, String what,
-      AtomicReference<Printed> generated) {
-    await(() -> {
-      watch.scan();
-      if (generated.get() != null && !done.getAsBoolean()) {
-        Printed g = generated.get();
-        throw new AssertionError("generate ended before " + what + ": " + g.out() + g.err());
-      }
-      return done.getAsBoolean();
-    }, Duration.ofSeconds(90), what);
-  }
-
-  private static void await(BooleanSupplier done, Duration timeout, String what) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!done.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        Printed g = generated == null ? null : generated.get();
-        throw new AssertionError("Timed out after " + timeout.toSeconds() + " s waiting for " + what
-            + (g == null ? "" : "; generate ended: " + g.code() + "\n" + g.out() + "\n" + g.err()));
-      }
-      try {
-        Thread.sleep(20); // polling interval, not a wait for a result
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
     }
   }
 
