@@ -11,7 +11,7 @@
 #
 #   --rate 1000  --minutes 60  --out target/canary-soak  --every 60
 #   --idle       the idle canary: --rate 10 --minutes 20 --out target/canary-idle (unless given),
-#                and the CPU-seconds per minute after the first 2 minutes
+#   (both modes print the CPU-seconds per minute after the first 2 minutes, the JVMs' start)
 #
 # The canary's settings are the defaults (settle 30s, max_wait 5m, recheck 5s, retention 7d, spot
 # checks at 1h, 6h, 24h and 6 an hour older, checkpoints every 10s) with --status-every 10m and
@@ -38,7 +38,7 @@ done
 if (( idle )); then
   rate="${rate:-10}" minutes="${minutes:-20}" out="${out:-$root/target/canary-idle}" skip=2
 else
-  rate="${rate:-1000}" minutes="${minutes:-60}" out="${out:-$root/target/canary-soak}" skip=0
+  rate="${rate:-1000}" minutes="${minutes:-60}" out="${out:-$root/target/canary-soak}" skip=2
 fi
 jar="$root/jobs/target/logbench.jar"
 [[ -f "$jar" ]] || { echo "canary-soak.sh: the jar $jar is missing; build first: mvn -B -ntp -q -DskipTests package" >&2; exit 2; }
@@ -86,6 +86,7 @@ fi
 canary_pid=""
 echo "canary-soak.sh: ran $(( stop_at - started )) s; SIGTERM -> exit ${code:-"(had already ended)"} after" \
   "$(( $(date +%s) - stop_at )) s; sampler exit $sampled"
-tail -3 "$out/canary.err"
+tail -2 "$out/canary.err"
+tail -1 "$out/canary.out"
 python3 "$root/deploy/bench/canary_soak.py" report "$out/soak.csv" --skip "$skip"
 [[ "$sampled" == 0 && "$code" == 0 ]]

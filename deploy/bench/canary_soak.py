@@ -14,7 +14,9 @@ and of its newest chk-N, the run directory's bytes and files, VictoriaLogs' data
 (with --metrics) canaryStoredWindows, canaryOpenWindows and canaryCountErrors from the canary's
 Prometheus endpoint.
 
-report: a table per 10 minutes and the first 10 minutes against the last 10; with --skip, the
+report: a table per 10 minutes (CPU-seconds a minute over the 10 minutes, the first with the JVMs'
+start; the highest RSS; the lowest and highest heap after GC, from the third minute on; the rest
+at the 10 minutes' end) and the first 10 minutes against the last 10; with --skip, the
 CPU-seconds per minute after the first MINUTES too.
 """
 import argparse
@@ -203,7 +205,8 @@ def report(a):
             r[k] = num(r[k])
     buckets = {}
     for r in rows:
-        buckets.setdefault(int((r["elapsed_s"] - 1) // 600), []).append(r)
+        # by the minute the row was due (a row may come a second or two late)
+        buckets.setdefault((round(r["elapsed_s"] / 60) - 1) // 10, []).append(r)
     print(f"{'minutes':>8} {'CPU-s/min':>9} {'load1':>5} {'RSS MB':>7} {'heap after GC MB (min/max)':>26} {'old gen MB':>10} "
           f"{'ckpt KB':>8} {'newest chk KB':>13} {'run dir KB':>10} {'files':>5} {'VL MB':>6} {'OK':>4} {'other':>5}")
     prev = {"elapsed_s": 0.0, "cpu_s": 0.0}
@@ -213,7 +216,9 @@ def report(a):
         end = rs[-1]
         minutes = (end["elapsed_s"] - prev["elapsed_s"]) / 60
         cpu_min = (end["cpu_s"] - prev["cpu_s"]) / minutes
-        heaps = [r["heap_after_gc_min_mb"] for r in rs if r["heap_after_gc_min_mb"] is not None]
+        # the pauses of the first 2 minutes are the JVM's and Flink's start, not the steady heap
+        heaps = [r["heap_after_gc_min_mb"] for r in rs
+                 if r["heap_after_gc_min_mb"] is not None and r["elapsed_s"] > 120]
         loads = [r["load1"] for r in rs]
         line = {
             "from": round(prev["elapsed_s"] / 60), "to": round(end["elapsed_s"] / 60), "cpu_min": cpu_min,
@@ -233,8 +238,8 @@ def report(a):
     if len(summary) >= 2:
         f, l = summary[0], summary[-1]
         print(f"first 10 min -> last 10 min: CPU-s/min {f['cpu_min']:.2f} -> {l['cpu_min']:.2f}; "
-              f"RSS {f['rss']:.0f} -> {l['rss']:.0f} MB; heap after GC (lowest) "
-              f"{f['heap_min']} -> {l['heap_min']} MB; old gen {f['old']} -> {l['old']} MB; checkpoints {f['ckpt']:.0f} -> {l['ckpt']:.0f} KB "
+              f"RSS {f['rss']:.0f} -> {l['rss']:.0f} MB; heap after GC (from minute 3) "
+              f"{f['heap_min']}-{f['heap_max']} -> {l['heap_min']}-{l['heap_max']} MB; old gen {f['old']} -> {l['old']} MB; checkpoints {f['ckpt']:.0f} -> {l['ckpt']:.0f} KB "
               f"(newest chk {f['chk']:.0f} -> {l['chk']:.0f} KB); run dir {f['run']:.0f} -> {l['run']:.0f} KB, "
               f"{f['files']:.0f} -> {l['files']:.0f} files")
     if a.skip:
@@ -261,7 +266,7 @@ def main():
     s.add_argument("--metrics", default="")
     r = sub.add_parser("report")
     r.add_argument("csv")
-    r.add_argument("--skip", type=float, default=0)
+    r.add_argument("--skip", type=float, default=2)
     a = p.parse_args()
     return sample(a) if a.mode == "sample" else report(a)
 
