@@ -7,8 +7,9 @@
 #   start_loki DIR           -> sets LOKI_URL (auth off, May 2021 lines taken, limits raised for load)
 #   need_bin VAR WHAT        -> exits 2 unless $VAR names an executable
 #   app_run_file FILE NAME RATE SECONDS LINES EXTRA BACKENDS -> writes a run file of seed 000's app
-#     JSON lines (20 streams, stamped with their send time) at RATE lines/s for SECONDS, LINES a
-#     request, parallelism 2, with the YAML lines EXTRA (may be empty) and the backends list BACKENDS
+#     JSON lines (20 streams, stamped with their send time) at RATE lines/s for SECONDS (empty: no
+#     duration, as a canary's run file has none), LINES a request, parallelism 2, with the YAML
+#     lines EXTRA (may be empty) and the backends list BACKENDS
 
 server_pids=()
 
@@ -129,7 +130,7 @@ app_run_file() { # file name rate seconds lines extra backends
   cat > "$1" <<EOF
 name: $2
 dataset: {kind: app-json, seed: 0, streams: 20}
-schedule: {kind: constant, rate: $3, duration: ${4}s}
+schedule: {kind: constant, rate: $3${4:+, duration: ${4}s}}
 timestamps: now
 batch: {lines: $5}
 window: 1m
