@@ -37,6 +37,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code user} with {@code password_env} or {@code password_file}: basic authentication
  *   <li>{@code refresh}: {@code none} (default) or {@code wait_for} (each bulk waits until its
  *       documents are searchable: slower, but counts right after an ack are exact)
+ *   <li>{@code flush}: {@code true} (default) or {@code false}, and {@code flush_timeout} (default
+ *       2m): whether the stored size read after a run first flushes the index and waits for its
+ *       merges and store size to settle ({@link EsStoreSettle}), and for how long
  * </ul>
  *
  * The common delivery keys ({@code delivery, in_flight, retry, thresholds, timeout}) are accepted
@@ -66,14 +69,26 @@ import org.slf4j.LoggerFactory;
  * @param queryTimeout request timeout of count queries
  * @param tls how to trust an https URL and which client certificate to show (the {@code tls} block;
  *     senders only)
+ * @param flushTimeout how long {@link #footprint} waits for the index to settle after the flush it
+ *     asks for; zero for no flush ({@code flush: false})
  */
 public record ElasticsearchBackend(
     String kind, String name, String url, String index, BasicAuth auth, Refresh refresh, Duration timeout,
-    Duration queryTimeout, TlsSettings tls)
+    Duration queryTimeout, TlsSettings tls, Duration flushTimeout)
     implements BackendSpec {
 
   public ElasticsearchBackend {
     tls = tls == null ? TlsSettings.DEFAULT : tls;
+    flushTimeout = flushTimeout == null ? DEFAULT_FLUSH_TIMEOUT : flushTimeout;
+  }
+
+  /** How long the footprint waits for the index to settle by default ({@code flush_timeout}). */
+  public static final Duration DEFAULT_FLUSH_TIMEOUT = Duration.ofMinutes(2);
+
+  /** A backend whose footprint flushes and waits up to {@link #DEFAULT_FLUSH_TIMEOUT}. */
+  public ElasticsearchBackend(String kind, String name, String url, String index, BasicAuth auth, Refresh refresh,
+      Duration timeout, Duration queryTimeout, TlsSettings tls) {
+    this(kind, name, url, index, auth, refresh, timeout, queryTimeout, tls, DEFAULT_FLUSH_TIMEOUT);
   }
 
   /** A backend that trusts the JDK's CAs over https. */
@@ -103,7 +118,8 @@ public record ElasticsearchBackend(
   public static final String DEFAULT_NAME = "elasticsearch";
 
   public static final BackendType TYPE = new BackendType(List.of("elasticsearch", "opensearch"), DEFAULT_NAME,
-      List.of("url", "index", "user", "password_env", "password_file", "refresh", "tls"), ElasticsearchBackend::parse);
+      List.of("url", "index", "user", "password_env", "password_file", "refresh", "tls",
+          "flush", "flush_timeout"), ElasticsearchBackend::parse);
   public static final String DEFAULT_INDEX = "logbench";
 
   /** What a bulk request asks about visibility before it answers. */
@@ -125,8 +141,16 @@ public record ElasticsearchBackend(
     BasicAuth auth = BasicAuth.parse(block);
     Refresh refresh =
         "wait_for".equals(block.choice("refresh", "none", "none", "wait_for")) ? Refresh.WAIT_FOR : Refresh.NONE;
+    Duration flushTimeout = block.duration("flush_timeout", DEFAULT_FLUSH_TIMEOUT, false);
+    if ("false".equals(block.choice("flush", "true", "true", "false"))) {
+      if (block.has("flush_timeout")) {
+        throw block.invalid("flush_timeout", block.string("flush_timeout", ""),
+            "no flush_timeout with flush: false (nothing is flushed, so nothing is waited for)");
+      }
+      flushTimeout = Duration.ZERO;
+    }
     return new ElasticsearchBackend(common.kind(), common.name(), url, index, auth, refresh, common.timeout(),
-        common.queryTimeout(), TlsSettings.parse(block));
+        common.queryTimeout(), TlsSettings.parse(block), flushTimeout);
   }
 
   /** Counts back, the run's documents only; ids are the documents' {@code seq} fields. */
@@ -176,13 +200,30 @@ public record ElasticsearchBackend(
     return reader(run, false);
   }
 
-  /** The index's store size, every shard copy ({@code GET <index>/_stats/store}). */
+  /**
+   * The index's store size, every shard copy ({@code GET <index>/_stats/store}): the whole index,
+   * every run in it. First the index is flushed and the figure read once no merge runs and it has
+   * settled ({@link EsStoreSettle}); with {@code flush: false}, or when it has not settled within
+   * {@code flush_timeout}, the figure is read as it stands and marked partial, saying how many
+   * merges still ran.
+   */
   @Override
   public java.util.Optional<io.logbench.sink.Footprint> footprint(RunContext run) throws IOException {
     try (ElasticsearchCountReader r = reader(run, false)) {
-      long[] bytes = r.storeBytes();
-      return java.util.Optional.of(new io.logbench.sink.Footprint(bytes[0], kind + " index " + index
-          + ": store size of every shard copy (_stats/store; primaries " + bytes[1] + " bytes), the whole index"));
+      EsStoreSettle.Outcome o = r.settledStore(flushTimeout);
+      String caveat = null;
+      if (flushTimeout.isZero()) {
+        caveat = "flush: false, so merges under way and a store size cached by the node (up to "
+            + EsStoreSettle.STATS_CACHE_SETTING + ", 10s by default) count as they stand; "
+            + o.mergesRunning() + " merges were running";
+      } else if (!o.done()) {
+        caveat = "the index had not settled " + io.logbench.config.Durations.format(flushTimeout)
+            + " after its flush (flush_timeout): " + o.mergesRunning() + " merges were running";
+      }
+      return java.util.Optional.of(new io.logbench.sink.Footprint(o.total(), kind + " index " + index
+          + ": store size of every shard copy (_stats/store; primaries " + o.primaries() + " bytes), the whole index"
+          + (caveat == null ? (flushTimeout.isZero() ? "" : ", read after a flush once merges ended and the size settled")
+              : "; " + caveat), caveat == null));
     }
   }
 

@@ -10,7 +10,6 @@ import io.logbench.count.internal.ReaderSettings;
 import io.logbench.count.internal.WindowRange;
 import io.logbench.http.TlsSettings;
 import io.logbench.sink.RunContext;
-import io.logbench.sink.SendResult;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -210,18 +209,11 @@ public final class ElasticsearchCountReader implements CountReader {
   }
 
   /**
-   * The index's store size, {@code GET <index>/_stats/store}: {@code total} (every shard copy)
-   * and {@code primaries}, in bytes; for a single node without replicas the two are equal.
+   * The index's store size ({@code GET <index>/_stats/store}), after a flush and once it has
+   * settled ({@link EsStoreSettle}), waiting up to {@code timeout}; zero reads it as it stands.
    */
-  public long[] storeBytes() throws IOException {
-    JsonNode all = requests.get("/" + index + "/_stats/store", "the store stats").path("_all");
-    JsonNode total = all.path("total").path("store").path("size_in_bytes");
-    JsonNode primaries = all.path("primaries").path("store").path("size_in_bytes");
-    if (!total.canConvertToLong() || !primaries.canConvertToLong()) {
-      throw new IOException(http.backend() + " answered the store stats of " + index
-          + " without _all.total.store.size_in_bytes: " + SendResult.bounded(all.toString()));
-    }
-    return new long[] {total.asLong(), primaries.asLong()};
+  EsStoreSettle.Outcome settledStore(java.time.Duration timeout) throws IOException {
+    return EsStoreSettle.run(requests, http, index, timeout);
   }
 
   private JsonNode search(ObjectNode body, String what) throws IOException {

@@ -38,6 +38,20 @@ public final class OpenSearchTestServer {
     this.node = OpenSearchNode.start(home, 0);
     this.url = node.url();
     this.startMillis = node.startTime().toMillis();
+    // every run's stored size waits until the node's cached store size is younger than the index's
+    // last change (index.store.stats_refresh_interval, 10 s by default); the tests' indices cache it
+    // for 1 s, so a run waits a second instead of ten, except the quickstart's (quickstart-*), which
+    // keeps the default a user's node has
+    template("logbench-tests-short-store-cache", "*", 0, "{\"index.store.stats_refresh_interval\":\"1s\"}");
+    template("logbench-tests-quickstart-defaults", "quickstart-*", 1, "{}");
+  }
+
+  private void template(String name, String pattern, int priority, String settings) {
+    Answer a = request("PUT", "/_index_template/" + name, "{\"index_patterns\":[\"" + pattern + "\"],\"priority\":"
+        + priority + ",\"template\":{\"settings\":" + settings + "}}");
+    if (a.status() != 200) {
+      throw new IllegalStateException("OpenSearch did not take the index template " + name + ": " + a.body());
+    }
   }
 
   /** The shared node, started on first use. */
