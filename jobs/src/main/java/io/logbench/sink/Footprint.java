@@ -29,4 +29,22 @@ public record Footprint(long bytes, String source, boolean complete) implements 
   public Footprint(long bytes, String source) {
     this(bytes, source, true);
   }
+
+  /**
+   * The {@code flush} and {@code flush_timeout} keys of a backend whose stored size is read after
+   * a flush it asks for: how long to wait for the flush (default {@code defaultTimeout}), or zero
+   * with {@code flush: false}, which takes no {@code flush_timeout}.
+   */
+  public static java.time.Duration flushTimeout(io.logbench.config.ConfigNode block,
+      java.time.Duration defaultTimeout) {
+    java.time.Duration timeout = block.duration("flush_timeout", defaultTimeout, false);
+    if ("false".equals(block.choice("flush", "true", "true", "false"))) {
+      if (block.has("flush_timeout")) {
+        throw block.invalid("flush_timeout", block.string("flush_timeout", ""),
+            "no flush_timeout with flush: false (nothing is flushed, so nothing is waited for)");
+      }
+      return java.time.Duration.ZERO;
+    }
+    return timeout;
+  }
 }

@@ -141,14 +141,7 @@ public record ElasticsearchBackend(
     BasicAuth auth = BasicAuth.parse(block);
     Refresh refresh =
         "wait_for".equals(block.choice("refresh", "none", "none", "wait_for")) ? Refresh.WAIT_FOR : Refresh.NONE;
-    Duration flushTimeout = block.duration("flush_timeout", DEFAULT_FLUSH_TIMEOUT, false);
-    if ("false".equals(block.choice("flush", "true", "true", "false"))) {
-      if (block.has("flush_timeout")) {
-        throw block.invalid("flush_timeout", block.string("flush_timeout", ""),
-            "no flush_timeout with flush: false (nothing is flushed, so nothing is waited for)");
-      }
-      flushTimeout = Duration.ZERO;
-    }
+    Duration flushTimeout = io.logbench.sink.Footprint.flushTimeout(block, DEFAULT_FLUSH_TIMEOUT);
     return new ElasticsearchBackend(common.kind(), common.name(), url, index, auth, refresh, common.timeout(),
         common.queryTimeout(), TlsSettings.parse(block), flushTimeout);
   }

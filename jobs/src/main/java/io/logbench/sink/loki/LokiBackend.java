@@ -183,14 +183,7 @@ public record LokiBackend(
       throw block.invalid("run_id", "label", "structured_metadata or none with format: otlp (Loki keeps an OTLP"
           + " log's attributes as structured metadata, never as stream labels)");
     }
-    Duration flushTimeout = block.duration("flush_timeout", DEFAULT_FLUSH_TIMEOUT, false);
-    if ("false".equals(block.choice("flush", "true", "true", "false"))) {
-      if (block.has("flush_timeout")) {
-        throw block.invalid("flush_timeout", block.string("flush_timeout", ""),
-            "no flush_timeout with flush: false (nothing is flushed, so nothing is waited for)");
-      }
-      flushTimeout = Duration.ZERO;
-    }
+    Duration flushTimeout = io.logbench.sink.Footprint.flushTimeout(block, DEFAULT_FLUSH_TIMEOUT);
     return new LokiBackend(common.name(), url, format, tenant, labels, auth, common.timeout(), common.queryTimeout(),
         runId, TlsSettings.parse(block), flushTimeout);
   }

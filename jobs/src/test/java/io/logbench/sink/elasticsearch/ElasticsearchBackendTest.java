@@ -28,6 +28,22 @@ class ElasticsearchBackendTest {
     assertThat(b.index()).isEqualTo("logbench");
     assertThat(b.refresh()).isEqualTo(Refresh.NONE);
     assertThat(b.auth()).isNull();
+    assertThat(b.flushTimeout()).isEqualTo(java.time.Duration.ofMinutes(2));
+  }
+
+  @Test
+  void theStoredSizesFlushKeys() throws Exception {
+    ElasticsearchBackend off = Specs.parse(ElasticsearchBackend.TYPE, block("kind: opensearch\nurl: http://x\nflush: false\n"));
+    assertThat(off.flushTimeout()).isZero();
+    ElasticsearchBackend longer =
+        Specs.parse(ElasticsearchBackend.TYPE, block("kind: opensearch\nurl: http://x\nflush_timeout: 5m\n"));
+    assertThat(longer.flushTimeout()).isEqualTo(java.time.Duration.ofMinutes(5));
+    assertThatThrownBy(() -> Specs.parse(ElasticsearchBackend.TYPE,
+        block("kind: opensearch\nurl: http://x\nflush: false\nflush_timeout: 1m\n")))
+        .hasMessage("backends[0].flush_timeout: \"1m\" is not valid; expected no flush_timeout with flush: false"
+            + " (nothing is flushed, so nothing is waited for).");
+    assertThatThrownBy(() -> Specs.parse(ElasticsearchBackend.TYPE, block("kind: opensearch\nurl: http://x\nflush: maybe\n")))
+        .hasMessage("backends[0].flush: \"maybe\" is not valid; expected one of true, false.");
   }
 
   @Test
