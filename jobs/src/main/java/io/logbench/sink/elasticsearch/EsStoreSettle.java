@@ -3,7 +3,6 @@ package io.logbench.sink.elasticsearch;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.logbench.count.internal.CountQueries;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.Iterator;
@@ -64,36 +63,19 @@ final class EsStoreSettle {
       throw new IOException(http.backend() + " answered the flush of " + index + " with " + f.status() + ": "
           + f.shortText(300));
     }
-    long still = statsCache(requests, index).toNanos() + POLL.toNanos();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    String state = null;
-    long stateSince = 0;
-    while (true) {
-      long asked = System.nanoTime();
-      JsonNode all = requests.get("/" + index + "/_stats/store,merge,refresh,flush", "the store stats").path("_all");
-      long answered = System.nanoTime();
-      JsonNode total = all.path("total");
-      long running = total.path("merges").path("current").asLong();
-      Outcome now = new Outcome(false, bytes(all, "total", http, index), bytes(all, "primaries", http, index), running);
-      String s = running + "/" + total.path("merges").path("total").asLong() + "/"
-          + total.path("refresh").path("total").asLong() + "/" + total.path("flush").path("total").asLong() + "/"
-          + now.total();
-      if (running != 0 || !s.equals(state)) {
-        state = running == 0 ? s : null;
-        stateSince = answered;
-      } else if (asked - stateSince >= still) {
-        return new Outcome(true, now.total(), now.primaries(), 0);
-      }
-      if (answered > deadline) {
-        return now;
-      }
-      try {
-        Thread.sleep(POLL.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("Interrupted while waiting for " + index + "'s store size to settle.");
-      }
-    }
+    Duration still = statsCache(requests, index).plus(POLL);
+    io.logbench.count.internal.StillPoll.Result<JsonNode> r = io.logbench.count.internal.StillPoll.await(
+        () -> requests.get("/" + index + "/_stats/store,merge,refresh,flush", "the store stats").path("_all"),
+        all -> {
+          JsonNode total = all.path("total");
+          return total.path("merges").path("current").asLong() != 0 ? null
+              : total.path("merges").path("total").asLong() + "/" + total.path("refresh").path("total").asLong() + "/"
+                  + total.path("flush").path("total").asLong() + "/" + total.path("store").path("size_in_bytes").asText();
+        },
+        still, POLL, timeout, index + "'s store size to settle");
+    JsonNode all = r.last();
+    return new Outcome(r.still(), bytes(all, "total", http, index), bytes(all, "primaries", http, index),
+        all.path("total").path("merges").path("current").asLong());
   }
 
   private static long bytes(JsonNode all, String which, CountQueries http, String index) throws IOException {

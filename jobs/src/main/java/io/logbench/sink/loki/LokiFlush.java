@@ -3,7 +3,6 @@ package io.logbench.sink.loki;
 import io.logbench.count.internal.CountQueries;
 import io.logbench.http.PrometheusText;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -59,32 +58,13 @@ final class LokiFlush {
       throw new IOException(http.backend() + " answered " + a.status() + " to POST /flush: "
           + a.shortText(200) + ".");
     }
-    long deadline = System.nanoTime() + timeout.toNanos();
-    String still = null;
-    long stillSince = 0;
-    while (true) {
-      String page = new String(http.get(URI.create(base + "/metrics"), "the metrics page"),
-          java.nio.charset.StandardCharsets.UTF_8);
-      long now = System.nanoTime();
-      long pending = pending(page);
-      String state = pending + "/" + PrometheusText.sum(page, STORED).orElse(0) + "/"
-          + PrometheusText.sum(page, LokiBackend.CHUNK_BYTES_METRIC).orElse(0);
-      if (pending != 0 || !state.equals(still)) {
-        still = pending == 0 ? state : null;
-        stillSince = now;
-      } else if (now - stillSince >= SETTLED.toNanos()) {
-        return new Outcome(true, page, 0);
-      }
-      if (now > deadline) {
-        return new Outcome(false, page, pending);
-      }
-      try {
-        Thread.sleep(POLL.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException("Interrupted while waiting for " + http.backend() + "'s flush.");
-      }
-    }
+    io.logbench.count.internal.StillPoll.Result<String> r = io.logbench.count.internal.StillPoll.await(
+        () -> new String(http.get(URI.create(base + "/metrics"), "the metrics page"),
+            java.nio.charset.StandardCharsets.UTF_8),
+        page -> pending(page) != 0 ? null : "0/" + PrometheusText.sum(page, STORED).orElse(0) + "/"
+            + PrometheusText.sum(page, LokiBackend.CHUNK_BYTES_METRIC).orElse(0),
+        SETTLED, POLL, timeout, http.backend() + "'s flush");
+    return new Outcome(r.still(), r.last(), r.still() ? 0 : pending(r.last()));
   }
 
   /** Flush operations queued plus chunks taken but not yet stored, from a {@code /metrics} page. */
