@@ -13,10 +13,13 @@
 # over its test time, logbench's acknowledged lines over first send to last answer), p95 (k6's
 # http_req_duration; logbench's from each batch's scheduled time to its answer, which also counts
 # any lateness), failed lines, the load average while it ran; then the ratio per rate and
-# backend. Every run's files are in OUT.
+# backend (with ROUNDS > 1: each round's, and their median). Every run's files are in OUT.
 #
 # Environment (defaults in brackets):
 #   RATES ["20000 100000"]  lines/s      DURATION [60] s      TARGETS ["vl loki"]
+#   ROUNDS [1]: pairs of runs (k6, then logbench) per rate and backend, one after the other; the
+#     CPU a run takes on a shared virtual machine moves by a fifth from one minute to the next, so
+#     only pairs taken side by side compare, and their median ratio says more than one pair
 #   JAR [jobs/target/logbench.jar]  JAVA_OPTS [-Xmx1g]  OUT [target/vs-k6]
 #   WARMUP [10] s of logbench at 20k lines/s into each fresh server first, not measured (a fresh
 #     VictoriaLogs or Loki answers its first minute slower), and one unmeasured logbench run of
@@ -36,6 +39,7 @@ jar="${JAR:-$root/jobs/target/logbench.jar}"
 java_opts="${JAVA_OPTS:--Xmx1g}"
 out="${OUT:-$root/target/vs-k6}"
 warmup="${WARMUP:-10}"
+rounds="${ROUNDS:-1}"
 [[ -f "$jar" ]] || { echo "vs-k6.sh: the jar $jar is missing; build first: mvn -B -ntp -q -DskipTests package" >&2; exit 2; }
 mkdir -p "$out"
 
@@ -79,16 +83,21 @@ for t in $targets; do
   logbench "warmup-$t" "$t" 20000 "$warmup"
 done
 
-for rate in $rates; do
-  for t in $targets; do
-    k6 "k6-$t-$rate" "$t" "$rate" "$duration"
-    logbench "logbench-$t-$rate" "$t" "$rate" "$duration"
+for round in $(seq "$rounds"); do
+  suffix=$([[ "$rounds" == 1 ]] && echo "" || echo "-r$round")
+  for rate in $rates; do
+    for t in $targets; do
+      k6 "k6-$t-$rate$suffix" "$t" "$rate" "$duration"
+      logbench "logbench-$t-$rate$suffix" "$t" "$rate" "$duration"
+    done
   done
 done
 
-python3 - "$out" "$duration" "$rates" "$targets" <<'EOF'
-import csv, json, os, sys
+python3 - "$out" "$duration" "$rates" "$targets" "$rounds" <<'EOF'
+import csv, json, os, statistics, sys
 out, duration, rates, targets = sys.argv[1], float(sys.argv[2]), sys.argv[3].split(), sys.argv[4].split()
+rounds = int(sys.argv[5])
+suffixes = [""] if rounds == 1 else [f"-r{r}" for r in range(1, rounds + 1)]
 
 def k6(name):
     m = json.load(open(os.path.join(out, name + ".json")))
@@ -111,19 +120,22 @@ def logbench(name):
                 p95=float(row["p95_ms"]), failed=failed, load=m["load_avg_min_max"], exit=m["exit"],
                 visible=f"{ing['visible'] or 0}/{ing['sampled'] or 0}")
 
-print("\n| rate | backend | tool | exit | CPU-s | lines | lines/CPU-s | achieved lines/s | p95 ms | failed lines | load average |")
-print("|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
-ratios = []
+print("\n| rate | backend | round | tool | exit | CPU-s | lines | lines/CPU-s | achieved lines/s | p95 ms | failed lines | load average |")
+print("|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|")
+ratios = {}
 for rate in rates:
     for t in targets:
-        a, b = k6(f"k6-{t}-{rate}"), logbench(f"logbench-{t}-{rate}")
-        for tool, r in (("k6 (seed 000's script)", a), ("logbench generate", b)):
-            print(f"| {int(rate):,} | {t} | {tool} | {r['exit']} | {r['cpu']:.1f} | {r['lines']:,} | "
-                  f"{r['lines'] / r['cpu']:,.0f} | {r['rate']:,.0f} | {r['p95']:.1f} | {r['failed']:,} | "
-                  f"{r['load'][0]}-{r['load'][1]} |")
-        ratios.append((rate, t, (b["lines"] / b["cpu"]) / (a["lines"] / a["cpu"])))
+        for n, suffix in enumerate(suffixes, 1):
+            a, b = k6(f"k6-{t}-{rate}{suffix}"), logbench(f"logbench-{t}-{rate}{suffix}")
+            for tool, r in (("k6 (seed 000's script)", a), ("logbench generate", b)):
+                print(f"| {int(rate):,} | {t} | {n} | {tool} | {r['exit']} | {r['cpu']:.1f} | {r['lines']:,} | "
+                      f"{r['lines'] / r['cpu']:,.0f} | {r['rate']:,.0f} | {r['p95']:.1f} | {r['failed']:,} | "
+                      f"{r['load'][0]}-{r['load'][1]} |")
+            ratios.setdefault((rate, t), []).append((b["lines"] / b["cpu"]) / (a["lines"] / a["cpu"]))
 print()
-for rate, t, x in ratios:
-    print(f"{int(rate):,} lines/s, {t}: logbench sends {x:.1f} times the lines per CPU-second of k6")
+for (rate, t), xs in ratios.items():
+    each = ", ".join(f"{x:.1f}" for x in xs)
+    median = f"; median {statistics.median(xs):.1f}" if len(xs) > 1 else ""
+    print(f"{int(rate):,} lines/s, {t}: logbench sends {each} times the lines per CPU-second of k6{median}")
 print("(p95: k6's http_req_duration, the request alone; logbench's from each batch's scheduled time, lateness included)")
 EOF

@@ -62,6 +62,9 @@ public final class Main implements Callable<Integer> {
     if (System.getProperty(Launcher.LAUNCHED) != null) {
       followLauncher();
     }
+    if (!FlinkEnvironments.insideCluster()) {
+      QuietCheckpoints.install(); // the command's own JVM: a cluster's log configuration is its own
+    }
     int code = run(args, System.out, System.err);
     if (FlinkEnvironments.insideCluster()) {
       if (code != 0) {

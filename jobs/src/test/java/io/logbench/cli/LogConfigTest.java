@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.io.IOException;
+import org.apache.flink.runtime.checkpoint.CheckpointException;
+import org.apache.flink.runtime.checkpoint.CheckpointFailureReason;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.Filter;
 import org.apache.logging.log4j.core.LoggerContext;
@@ -49,5 +52,52 @@ class LogConfigTest {
     assertThat(enumerator.getLevel()).isEqualTo(Level.INFO);
     assertThat(Level.DEBUG.isMoreSpecificThan(enumerator.getLevel())).as("a debug line is logged").isFalse();
     assertThat(c.getRootLogger().getLevel()).isEqualTo(Level.WARN);
+  }
+
+  private static Log4jLogEvent checkpointWarning(Throwable thrown) {
+    return Log4jLogEvent.newBuilder().setLoggerName(QuietCheckpoints.LOGGER).setLevel(Level.WARN)
+        .setMessage(new ParameterizedMessage("Failed to trigger or complete checkpoint {} for job {}. ({} consecutive failed attempts so far)", 8, "j", 0))
+        .setThrown(thrown).build();
+  }
+
+  /**
+   * A checkpoint a task declined while starting or closing is dropped, as Flink logs it (the
+   * coordinator's exception caused by the task's); every other checkpoint failure is kept.
+   */
+  @Test
+  void routineCheckpointDeclinesAreDroppedAndOtherCheckpointFailuresAreNot() throws Exception {
+    LoggerContext context = new LoggerContext("quiet-checkpoints-test");
+    try {
+      context.start(jarConfiguration());
+      assertThat(QuietCheckpoints.install(context)).as("the jar's configuration names the logger").isTrue();
+      LoggerConfig config = context.getConfiguration().getLoggerConfig(QuietCheckpoints.LOGGER);
+      CheckpointException closing = new CheckpointException(CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING);
+      CheckpointException notReady = new CheckpointException("Checkpoint was declined (tasks not ready)",
+          CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_NOT_READY,
+          new CheckpointException(CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_NOT_READY));
+      assertThat(config.isFiltered(checkpointWarning(closing))).isTrue();
+      assertThat(config.isFiltered(checkpointWarning(notReady))).isTrue();
+      assertThat(config.isFiltered(checkpointWarning(new CheckpointException("wrapped", CheckpointFailureReason.CHECKPOINT_DECLINED,
+          closing)))).as("a routine decline under another checkpoint exception").isTrue();
+      assertThat(config.isFiltered(checkpointWarning(new CheckpointException(CheckpointFailureReason.CHECKPOINT_EXPIRED)))).isFalse();
+      assertThat(config.isFiltered(checkpointWarning(new CheckpointException(CheckpointFailureReason.IO_EXCEPTION,
+          new IOException("disk full"))))).isFalse();
+      assertThat(config.isFiltered(checkpointWarning(null))).isFalse();
+      assertThat(config.getLevel()).isEqualTo(Level.WARN);
+    } finally {
+      context.stop();
+    }
+  }
+
+  @Test
+  void withoutTheLoggerInTheConfigurationNothingIsAdded() {
+    LoggerContext context = new LoggerContext("quiet-checkpoints-none");
+    try {
+      context.start(new org.apache.logging.log4j.core.config.DefaultConfiguration());
+      assertThat(QuietCheckpoints.install(context)).isFalse();
+      assertThat(context.getConfiguration().getRootLogger().getFilter()).isNull();
+    } finally {
+      context.stop();
+    }
   }
 }

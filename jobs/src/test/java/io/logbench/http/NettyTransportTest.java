@@ -54,6 +54,7 @@ class NettyTransportTest {
   private URI base;
   private final AtomicInteger requests = new AtomicInteger();
   private final ConcurrentLinkedQueue<String> bodies = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<String> heads = new ConcurrentLinkedQueue<>();
 
   @BeforeEach
   void startServer() throws Exception {
@@ -85,6 +86,12 @@ class NettyTransportTest {
       String uri = req.uri();
       if (uri.startsWith("/record")) {
         bodies.add(req.content().toString(StandardCharsets.UTF_8) + "|" + req.headers().get("X-Test"));
+      }
+      if (uri.startsWith("/head")) {
+        heads.add(req.method() + " " + uri + " " + req.protocolVersion() + " " + req.decoderResult().isSuccess() + " "
+            + req.headers().get("Host") + " " + req.headers().get("Content-Type") + " "
+            + req.headers().get("Content-Length") + " " + req.headers().get("X-Test") + " "
+            + req.content().readableBytes());
       }
       if (uri.startsWith("/hang")) {
         return;
@@ -198,6 +205,37 @@ class NettyTransportTest {
     try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(closed, "test"))) {
       Result r = post(t, closed.resolve("/ok"), HttpTransport.RequestBody.of(new byte[] {1}));
       assertThat(r.error()).isExactlyInstanceOf(ConnectException.class);
+    }
+  }
+
+  /**
+   * A strict HTTP server reads each request's head: the method, target with its query, version,
+   * Host, the endpoint's own headers, each request's content type and length, for bodies from 0
+   * bytes to a megabyte and a content type that changes from one request to the next.
+   */
+  @Test
+  void writesRequestHeadsAServerParses() throws Exception {
+    try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      HttpTransport.Endpoint e = t.endpoint(base.resolve("/head/p?a=1&b=%20"), Map.of("X-Test", "yes"));
+      String host = "127.0.0.1:" + base.getPort();
+      int[] lengths = {0, 1, 9, 10, 99, 100, 12_345, 1 << 20};
+      for (int i = 0; i < lengths.length; i++) {
+        String type = i % 2 == 0 ? "application/json" : "application/x-ndjson; charset=utf-8";
+        Waiting w = new Waiting();
+        e.post(type, HttpTransport.RequestBody.of(new byte[lengths[i]]), w);
+        assertThat(w.result.get(30, TimeUnit.SECONDS).status()).isEqualTo(200);
+        assertThat(heads.poll()).isEqualTo(
+            "POST /head/p?a=1&b=%20 HTTP/1.1 true " + host + " " + type + " " + lengths[i] + " yes " + lengths[i]);
+      }
+    }
+  }
+
+  /** A configured header whose value would end the head early (a header injection) is refused when the endpoint is made. */
+  @Test
+  void refusesAHeaderValueThatWouldBreakTheRequestHead() {
+    try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> t.endpoint(base.resolve("/ok"), Map.of("X-Bad", "a\r\nX-Injected: 1")))
+          .isInstanceOf(IllegalArgumentException.class);
     }
   }
 
