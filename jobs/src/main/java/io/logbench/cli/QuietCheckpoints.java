@@ -1,6 +1,7 @@
 package io.logbench.cli;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import org.apache.flink.runtime.checkpoint.CheckpointException;
 import org.apache.flink.runtime.checkpoint.CheckpointFailureReason;
@@ -12,19 +13,25 @@ import org.apache.logging.log4j.core.config.LoggerConfig;
 import org.apache.logging.log4j.core.filter.AbstractFilter;
 
 /**
- * Drops the warning, with its stack trace, that Flink's checkpoint coordinator writes for a
- * checkpoint a task declined because it was not running yet or was already closing: every bounded
- * run has one or two (a checkpoint triggered while a backend's tasks start, or after a source
- * finished and its task closes), the next checkpoint goes on, and the user can do nothing about it.
- * Every other checkpoint failure still shows: an expired checkpoint, a write that failed, a task's
- * own error. The log configuration cannot say this (its regex filters see the message, "Failed to
- * trigger or complete checkpoint N", not the exception that says why), so the filter is added to
- * the logger's configuration in code, once, before a command runs.
+ * Drops the warnings, with their stack traces, that Flink's job master writes for a checkpoint a
+ * task declined because it was not running yet or was already closing, or that reached a task
+ * that had just finished: every bounded run has one or more (a checkpoint triggered while a
+ * backend's tasks start, or after one of a backend's sources finished while the other still runs),
+ * the next checkpoint goes on, and the user can do nothing about it. Every other checkpoint failure
+ * still shows: an expired checkpoint, a write that failed, a task's own error. The log
+ * configuration cannot say this (its regex filters see the message, "Failed to trigger or complete
+ * checkpoint N" or "Error while processing AcknowledgeCheckpoint message", not the exception that
+ * says why), so the filter is added to those loggers' configurations in code, once, before a
+ * command runs.
  */
 final class QuietCheckpoints extends AbstractFilter {
 
-  /** The logger whose warning this filters. */
-  static final String LOGGER = "org.apache.flink.runtime.checkpoint.CheckpointFailureManager";
+  /** The loggers whose warnings this filters (each named in the jar's log4j2.properties). */
+  static final List<String> LOGGERS = List.of("org.apache.flink.runtime.checkpoint.CheckpointFailureManager",
+      "org.apache.flink.runtime.jobmaster.JobMaster");
+
+  /** What Flink's task executor says of a checkpoint for a task that finished and is gone. */
+  static final String GONE = "received a checkpoint request for unknown task";
 
   /** The reasons a task declines a checkpoint at its start and end. */
   static final Set<CheckpointFailureReason> ROUTINE =
@@ -37,8 +44,8 @@ final class QuietCheckpoints extends AbstractFilter {
 
   /**
    * Adds the filter to the log configuration in force (log4j's, as the jar's log4j2.properties
-   * sets it up) when the logger has a configuration of its own there; does nothing otherwise (a
-   * user's own log configuration, or another logging back end).
+   * sets it up), to each of the loggers that has a configuration of its own there; does nothing
+   * otherwise (a user's own log configuration, or another logging back end).
    */
   static void install() {
     if (LogManager.getContext(false) instanceof LoggerContext context) {
@@ -46,15 +53,20 @@ final class QuietCheckpoints extends AbstractFilter {
     }
   }
 
-  /** {@link #install()} into {@code context}; whether the logger had a configuration to add it to. */
-  static boolean install(LoggerContext context) {
-    LoggerConfig config = context.getConfiguration().getLoggerConfig(LOGGER);
-    if (!config.getName().equals(LOGGER)) {
-      return false;
+  /** {@link #install()} into {@code context}; how many of the loggers had a configuration to add it to. */
+  static int install(LoggerContext context) {
+    int added = 0;
+    for (String logger : LOGGERS) {
+      LoggerConfig config = context.getConfiguration().getLoggerConfig(logger);
+      if (config.getName().equals(logger)) {
+        config.addFilter(new QuietCheckpoints());
+        added++;
+      }
     }
-    config.addFilter(new QuietCheckpoints());
-    context.updateLoggers();
-    return true;
+    if (added > 0) {
+      context.updateLoggers();
+    }
+    return added;
   }
 
   @Override
@@ -62,10 +74,15 @@ final class QuietCheckpoints extends AbstractFilter {
     return routine(event.getThrown()) ? onMatch : onMismatch;
   }
 
-  /** Whether {@code thrown}, or an exception it was caused by, declines a checkpoint for a routine reason. */
+  /**
+   * Whether {@code thrown}, or an exception it was caused by, declines a checkpoint for a routine
+   * reason or is the failure of a checkpoint request for a task that is gone.
+   */
   static boolean routine(Throwable thrown) {
     for (Throwable t = thrown; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof CheckpointException e && ROUTINE.contains(e.getCheckpointFailureReason())) {
+      if (t instanceof CheckpointException e && (ROUTINE.contains(e.getCheckpointFailureReason())
+          || e.getCheckpointFailureReason() == CheckpointFailureReason.TASK_CHECKPOINT_FAILURE
+              && e.getMessage() != null && e.getMessage().contains(GONE))) {
         return true;
       }
     }

@@ -55,38 +55,48 @@ class LogConfigTest {
   }
 
   private static Log4jLogEvent checkpointWarning(Throwable thrown) {
-    return Log4jLogEvent.newBuilder().setLoggerName(QuietCheckpoints.LOGGER).setLevel(Level.WARN)
+    return Log4jLogEvent.newBuilder().setLoggerName(QuietCheckpoints.LOGGERS.get(0)).setLevel(Level.WARN)
         .setMessage(new ParameterizedMessage("Failed to trigger or complete checkpoint {} for job {}. ({} consecutive failed attempts so far)", 8, "j", 0))
         .setThrown(thrown).build();
   }
 
   /**
-   * A checkpoint a task declined while starting or closing is dropped, as Flink logs it (the
-   * coordinator's exception caused by the task's); every other checkpoint failure is kept.
+   * A checkpoint a task declined while starting or closing, or one that reached a finished task, is
+   * dropped, as Flink logs them (the coordinator's exception caused by the task's), on both loggers;
+   * every other checkpoint failure is kept.
    */
   @Test
   void routineCheckpointDeclinesAreDroppedAndOtherCheckpointFailuresAreNot() throws Exception {
     LoggerContext context = new LoggerContext("quiet-checkpoints-test");
     try {
       context.start(jarConfiguration());
-      assertThat(QuietCheckpoints.install(context)).as("the jar's configuration names the logger").isTrue();
-      LoggerConfig config = context.getConfiguration().getLoggerConfig(QuietCheckpoints.LOGGER);
-      CheckpointException closing = new CheckpointException(CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING);
-      CheckpointException notReady = new CheckpointException("Checkpoint was declined (tasks not ready)",
-          CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_NOT_READY,
-          new CheckpointException(CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_NOT_READY));
-      assertThat(config.isFiltered(checkpointWarning(closing))).isTrue();
-      assertThat(config.isFiltered(checkpointWarning(notReady))).isTrue();
-      assertThat(config.isFiltered(checkpointWarning(new CheckpointException("wrapped", CheckpointFailureReason.CHECKPOINT_DECLINED,
-          closing)))).as("a routine decline under another checkpoint exception").isTrue();
-      assertThat(config.isFiltered(checkpointWarning(new CheckpointException(CheckpointFailureReason.CHECKPOINT_EXPIRED)))).isFalse();
-      assertThat(config.isFiltered(checkpointWarning(new CheckpointException(CheckpointFailureReason.IO_EXCEPTION,
-          new IOException("disk full"))))).isFalse();
-      assertThat(config.isFiltered(checkpointWarning(null))).isFalse();
-      assertThat(config.getLevel()).isEqualTo(Level.WARN);
+      assertThat(QuietCheckpoints.install(context)).as("the jar's configuration names both loggers").isEqualTo(2);
+      for (String logger : QuietCheckpoints.LOGGERS) {
+        routineDeclinesAreFiltered(context.getConfiguration().getLoggerConfig(logger));
+      }
     } finally {
       context.stop();
     }
+  }
+
+  private static void routineDeclinesAreFiltered(LoggerConfig config) {
+    CheckpointException closing = new CheckpointException(CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_CLOSING);
+    CheckpointException notReady = new CheckpointException("Checkpoint was declined (tasks not ready)",
+        CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_NOT_READY,
+        new CheckpointException(CheckpointFailureReason.CHECKPOINT_DECLINED_TASK_NOT_READY));
+    assertThat(config.isFiltered(checkpointWarning(closing))).isTrue();
+    assertThat(config.isFiltered(checkpointWarning(notReady))).isTrue();
+    assertThat(config.isFiltered(checkpointWarning(new CheckpointException("wrapped", CheckpointFailureReason.CHECKPOINT_DECLINED,
+        closing)))).as("a routine decline under another checkpoint exception").isTrue();
+    assertThat(config.isFiltered(checkpointWarning(new CheckpointException(CheckpointFailureReason.CHECKPOINT_EXPIRED)))).isFalse();
+    assertThat(config.isFiltered(checkpointWarning(new CheckpointException(CheckpointFailureReason.IO_EXCEPTION,
+        new IOException("disk full"))))).isFalse();
+    assertThat(config.isFiltered(checkpointWarning(new CheckpointException("TaskManager received a checkpoint request for"
+        + " unknown task c70f_28ff_1_0.", CheckpointFailureReason.TASK_CHECKPOINT_FAILURE)))).isTrue();
+    assertThat(config.isFiltered(checkpointWarning(new CheckpointException("Asynchronous task checkpoint failed.",
+        CheckpointFailureReason.TASK_CHECKPOINT_FAILURE, new IOException("disk full"))))).isFalse();
+    assertThat(config.isFiltered(checkpointWarning(null))).isFalse();
+    assertThat(config.getLevel()).isEqualTo(Level.WARN);
   }
 
   @Test
@@ -94,7 +104,7 @@ class LogConfigTest {
     LoggerContext context = new LoggerContext("quiet-checkpoints-none");
     try {
       context.start(new org.apache.logging.log4j.core.config.DefaultConfiguration());
-      assertThat(QuietCheckpoints.install(context)).isFalse();
+      assertThat(QuietCheckpoints.install(context)).isZero();
       assertThat(context.getConfiguration().getRootLogger().getFilter()).isNull();
     } finally {
       context.stop();
