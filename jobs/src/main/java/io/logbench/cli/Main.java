@@ -62,11 +62,12 @@ public final class Main implements Callable<Integer> {
     if (System.getProperty(Launcher.LAUNCHED) != null) {
       followLauncher();
     }
-    if (!FlinkEnvironments.insideCluster()) {
+    boolean insideCluster = FlinkEnvironments.insideCluster();
+    if (!insideCluster) {
       QuietCheckpoints.install(); // the command's own JVM: a cluster's log configuration is its own
     }
     int code = run(args, System.out, System.err);
-    if (FlinkEnvironments.insideCluster()) {
+    if (insideCluster) {
       if (code != 0) {
         throw new CommandFailedException(String.join(" ", args), code);
       }
