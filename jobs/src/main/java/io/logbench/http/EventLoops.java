@@ -1,7 +1,15 @@
 package io.logbench.http;
 
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollDatagramChannel;
+import io.netty.channel.epoll.EpollEventLoopGroup;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.DatagramChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioDatagramChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.util.concurrent.TimeUnit;
 
@@ -14,18 +22,28 @@ import java.util.concurrent.TimeUnit;
  * and at most 4: one thread moves hundreds of megabytes a second, but a second one keeps a
  * backend's answers moving while another's large bulk answer is parsed, and on a crowded machine
  * one thread's share of the CPU is not enough for every backend's tasks.
+ *
+ * <p>Transport: Netty's native epoll transport on Linux (x86-64) where it loads, else Java's NIO;
+ * {@code logbench.http.transport=nio} (system property) asks for NIO. A request costs the I/O
+ * thread fewer system calls and less garbage on epoll (docs/benchmarks.md, eighth round).
  */
 public final class EventLoops {
 
   private static EventLoopGroup group;
   private static int users;
+  /** Whether the group runs on epoll; decided at the first {@link #acquire} (null before). */
+  private static Boolean epoll;
 
   private EventLoops() {}
 
   /** The shared group; pair each call with one {@link #release}. */
   public static synchronized EventLoopGroup acquire() {
     if (group == null) {
-      group = new NioEventLoopGroup(threads(), new DefaultThreadFactory("logbench-http", true));
+      DefaultThreadFactory factory = new DefaultThreadFactory("logbench-http", true);
+      if (epoll == null) {
+        epoll = epollWanted();
+      }
+      group = epoll ? new EpollEventLoopGroup(threads(), factory) : new NioEventLoopGroup(threads(), factory);
     }
     users++;
     return group;
@@ -37,6 +55,38 @@ public final class EventLoops {
       group.shutdownGracefully(0, 2, TimeUnit.SECONDS);
       group = null;
     }
+  }
+
+  /** The TCP channel class for the group {@link #acquire} gives. */
+  public static synchronized Class<? extends SocketChannel> socketChannel() {
+    return Boolean.TRUE.equals(epoll) ? EpollSocketChannel.class : NioSocketChannel.class;
+  }
+
+  /** The UDP channel class for the group {@link #acquire} gives. */
+  public static synchronized Class<? extends DatagramChannel> datagramChannel() {
+    return Boolean.TRUE.equals(epoll) ? EpollDatagramChannel.class : NioDatagramChannel.class;
+  }
+
+  /** "epoll" or "nio": the transport the group runs on ("nio" before the first {@link #acquire}). */
+  public static synchronized String transport() {
+    return Boolean.TRUE.equals(epoll) ? "epoll" : "nio";
+  }
+
+  static boolean epollWanted() {
+    String configured = System.getProperty("logbench.http.transport");
+    if (configured != null && !configured.isBlank()) {
+      switch (configured.trim().toLowerCase(java.util.Locale.ROOT)) {
+        case "nio":
+          return false;
+        case "epoll":
+        case "auto":
+          break;
+        default:
+          throw new IllegalArgumentException("The system property logbench.http.transport is '" + configured
+              + "'; expected auto, epoll or nio.");
+      }
+    }
+    return Epoll.isAvailable();
   }
 
   static int threads() {

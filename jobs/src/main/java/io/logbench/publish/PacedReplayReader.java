@@ -1,5 +1,6 @@
 package io.logbench.publish;
 
+import io.logbench.source.internal.Pacer;
 import io.logbench.source.internal.WallClock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -8,10 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceEvent;
@@ -50,7 +47,6 @@ final class PacedReplayReader implements SourceReader<ReplayLine, KafkaPartition
   private final SourceReader<ReplayLine, KafkaPartitionSplit> kafka;
   private final Pacing pacing;
   private final String topic;
-  private final int subtask;
   private final Map<Integer, Queue> queues = new HashMap<>();
   private final Map<String, KafkaPartitionSplit> assigned = new HashMap<>();
   private final Capture capture = new Capture();
@@ -62,8 +58,9 @@ final class PacedReplayReader implements SourceReader<ReplayLine, KafkaPartition
   private volatile CompletableFuture<Void> available = new CompletableFuture<>();
   private CompletableFuture<Void> watched;
   private boolean kafkaEnded;
-  private ScheduledExecutorService timer;
-  private ScheduledFuture<?> wakeUp;
+  /** The JVM's pacer and this reader's place in it, from the first timed wait on. */
+  private Pacer pacer;
+  private Pacer.Waiter waiter;
   private long cachedBatch = -1;
   private long cachedDue;
 
@@ -82,7 +79,6 @@ final class PacedReplayReader implements SourceReader<ReplayLine, KafkaPartition
     this.kafka = kafka;
     this.pacing = pacing;
     this.topic = topic;
-    this.subtask = context.getIndexOfSubtask();
     this.linesEmitted = context.metricGroup().counter("linesEmitted");
     context.metricGroup().gauge("scheduleLagMillis", (Gauge<Long>) () -> scheduleLagMillis);
   }
@@ -189,18 +185,12 @@ final class PacedReplayReader implements SourceReader<ReplayLine, KafkaPartition
       }
     }
     if (delayNanos >= 0) {
-      if (timer == null) {
-        timer = Executors.newSingleThreadScheduledExecutor(r -> {
-          Thread t = new Thread(r, "logbench-replay-pacer-" + subtask);
-          t.setDaemon(true);
-          return t;
-        });
+      if (pacer == null) {
+        pacer = Pacer.acquire();
+        waiter = pacer.add();
       }
-      if (wakeUp != null) {
-        wakeUp.cancel(false);
-      }
-      // pollNext reads the clock again, so a timer firing a little early only costs a retry
-      wakeUp = timer.schedule(this::wake, delayNanos, TimeUnit.NANOSECONDS);
+      // pollNext reads the clock again, so a wake-up a little early only costs a retry
+      pacer.wakeAt(waiter, WallClock.epochNanos() + delayNanos, future);
     }
     return InputStatus.NOTHING_AVAILABLE;
   }
@@ -265,8 +255,10 @@ final class PacedReplayReader implements SourceReader<ReplayLine, KafkaPartition
 
   @Override
   public void close() throws Exception {
-    if (timer != null) {
-      timer.shutdownNow();
+    if (pacer != null) {
+      pacer.remove(waiter);
+      pacer = null;
+      Pacer.release();
     }
     kafka.close();
   }

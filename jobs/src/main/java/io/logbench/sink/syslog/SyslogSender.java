@@ -13,8 +13,6 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.socket.DatagramPacket;
-import io.netty.channel.socket.nio.NioDatagramChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
 import java.util.concurrent.CompletableFuture;
 
@@ -50,11 +48,11 @@ final class SyslogSender implements BatchSender {
         protected void initChannel(Channel ch) {}
       });
       if (spec.transport() == SyslogBackend.Transport.TCP) {
-        connection = b.channel(NioSocketChannel.class)
+        connection = b.channel(EventLoops.socketChannel())
             .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, spec.timeout().toMillis()))
             .option(ChannelOption.TCP_NODELAY, true).connect(address);
       } else {
-        connection = b.channel(NioDatagramChannel.class).bind(new InetSocketAddress("127.0.0.1".equals(spec.host())
+        connection = b.channel(EventLoops.datagramChannel()).bind(new InetSocketAddress("127.0.0.1".equals(spec.host())
             ? "127.0.0.1" : "0.0.0.0", 0));
       }
     }

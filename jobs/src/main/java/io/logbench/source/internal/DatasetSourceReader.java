@@ -15,10 +15,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
@@ -30,10 +26,10 @@ import org.apache.flink.metrics.Gauge;
  * Emits the batches of the stripes it owns, each when the schedule says it is due, smallest batch
  * id first, so every reader of a run moves through time together.
  *
- * <p>When the next batch is not yet due it returns {@link InputStatus#NOTHING_AVAILABLE} and a
- * timer completes the availability future at the due time, but at most once every {@link
+ * <p>When the next batch is not yet due it returns {@link InputStatus#NOTHING_AVAILABLE} and the
+ * JVM's {@link Pacer} completes the availability future at the due time, but at most once every {@link
  * RunPlan#tickNanos} (5 ms by default): when batches are due closer together than that, one
- * wake-up emits every batch due by then. A wake-up is two thread hand-offs (the timer's thread,
+ * wake-up emits every batch due by then. A wake-up is two thread hand-offs (the pacer's thread,
  * then the task's mailbox), which cost about as much CPU as encoding a 100-line batch; at 1,000
  * batches a second, waking for each took an eighth of the process's CPU on the timer's thread
  * alone. The batches of a tick leave at most a tick late; their latency still counts from their
@@ -94,8 +90,9 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   private volatile long runStartMillis;
   private CompletableFuture<Void> available = new CompletableFuture<>();
   private boolean noMoreSplits;
-  private ScheduledExecutorService timer;
-  private ScheduledFuture<?> wakeUp;
+  /** The JVM's pacer and this reader's place in it, from the first wait on. */
+  private Pacer pacer;
+  private Pacer.Waiter waiter;
   /** Epoch nanoseconds of the last wake-up asked for (0: none yet). */
   private long lastWakeUpNanos;
   /** End the input only after a checkpoint taken once the last batch is out has completed. */
@@ -190,7 +187,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
           // a wake-up asked for that has not come yet (another signal woke the reader first) is
           // kept; after one that came, the next is at least a tick later
           long earliest = lastWakeUpNanos > now ? lastWakeUpNanos : lastWakeUpNanos + plan.tickNanos();
-          return waitUntil(Math.max(due, earliest), now);
+          return waitUntil(Math.max(due, earliest));
         }
       }
       stripes.poll();
@@ -265,25 +262,16 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
     return InputStatus.NOTHING_AVAILABLE;
   }
 
-  /** Nothing until {@code wakeUpNanos} (epoch), {@code nowNanos} being now. */
-  private InputStatus waitUntil(long wakeUpNanos, long nowNanos) {
+  /** Nothing until {@code wakeUpNanos} (epoch). */
+  private InputStatus waitUntil(long wakeUpNanos) {
     lastWakeUpNanos = wakeUpNanos;
-    long delayNanos = wakeUpNanos - nowNanos;
     CompletableFuture<Void> future = pendingFuture();
-    if (timer == null) {
-      timer =
-          Executors.newSingleThreadScheduledExecutor(
-              r -> {
-                Thread t = new Thread(r, "logbench-source-pacer-" + subtask);
-                t.setDaemon(true);
-                return t;
-              });
+    if (pacer == null) {
+      pacer = Pacer.acquire();
+      waiter = pacer.add();
     }
-    if (wakeUp != null) {
-      wakeUp.cancel(false);
-    }
-    // pollNext checks the wall clock again, so a timer firing a little early only costs a retry.
-    wakeUp = timer.schedule(() -> future.complete(null), delayNanos, TimeUnit.NANOSECONDS);
+    // pollNext checks the wall clock again, so a wake-up a little early only costs a retry.
+    pacer.wakeAt(waiter, wakeUpNanos, future);
     return InputStatus.NOTHING_AVAILABLE;
   }
 
@@ -373,8 +361,10 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
 
   @Override
   public void close() throws IOException {
-    if (timer != null) {
-      timer.shutdownNow();
+    if (pacer != null) {
+      pacer.remove(waiter);
+      pacer = null;
+      Pacer.release();
     }
     for (StripeLease lease : openLeases) {
       lease.close();
