@@ -96,6 +96,15 @@ final class TailRig {
    * when it stopped.
    */
   static long quietStop(FluentBit fb, LogFileWatch watch, long readBefore, Supplier<String> writer) {
+    return quietStop(fb, watch, readBefore, writer, Integer.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #quietStop(FluentBit, LogFileWatch, long, Supplier)}, but only while the file being
+   * written holds at most {@code maxLinesInFile}: past that it returns -1 and leaves Fluent Bit running.
+   */
+  static long quietStop(FluentBit fb, LogFileWatch watch, long readBefore, Supplier<String> writer,
+      int maxLinesInFile) {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (System.nanoTime() < deadline) {
       watch.scan();
@@ -109,6 +118,9 @@ final class TailRig {
           "Fluent Bit reading " + (written - readBefore) + " lines", writer);
       watch.scan();
       if (watch.lines() == written) {
+        if (watch.files().get(watch.files().size() - 1).seqs.size() > maxLinesInFile) {
+          return -1;
+        }
         fb.stop();
         return written;
       }
