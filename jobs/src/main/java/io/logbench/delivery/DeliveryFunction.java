@@ -74,7 +74,9 @@ import org.apache.flink.streaming.api.operators.async.AsyncWaitOperatorFactory;
  * {@code latencyFromScheduleMicros} and {@code serviceTimeMicros}.
  *
  * <p>Threads: applied with {@link #apply}, a batch is encoded and written from the task's own
- * thread, and its answer comes back into the task's mailbox from the HTTP I/O thread; only
+ * thread, and its answer comes back from the HTTP I/O thread, timed there, into a queue the task
+ * runs at its next wake-up or, within 50 ms or when {@code in_flight} is full, by mail ({@link
+ * MailboxTimer}); only
  * timeouts and backoff waits go through a timer thread, which hands them to the mailbox too
  * ({@link MailboxTimer}). So every step of a delivery runs on the task thread, without a delivery
  * thread of its own between the task and the I/O thread.

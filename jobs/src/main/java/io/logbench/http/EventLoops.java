@@ -11,6 +11,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -29,7 +30,8 @@ import java.util.concurrent.TimeUnit;
  */
 public final class EventLoops {
 
-  private static EventLoopGroup group;
+  /** Volatile for {@link #current}, which reads it without the lock. */
+  private static volatile EventLoopGroup group;
   private static int users;
   /** Whether the group runs on epoll; decided at the first {@link #acquire} (null before). */
   private static Boolean epoll;
@@ -47,6 +49,23 @@ public final class EventLoops {
     }
     users++;
     return group;
+  }
+
+  /**
+   * The shared group's I/O thread the caller runs on, as an executor for timers of its own (a
+   * task scheduled on it from that thread wakes no other thread); null on any other thread.
+   */
+  public static EventExecutor current() {
+    EventLoopGroup g = group;
+    if (g == null) {
+      return null;
+    }
+    for (EventExecutor e : g) {
+      if (e.inEventLoop()) {
+        return e;
+      }
+    }
+    return null;
   }
 
   /** Gives the group back; the last user's release shuts its threads down. */

@@ -1,7 +1,7 @@
 package io.logbench.publish;
 
-import io.logbench.source.internal.Pacer;
-import io.logbench.source.internal.WallClock;
+import io.logbench.pacing.Pacer;
+import io.logbench.pacing.WallClock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;

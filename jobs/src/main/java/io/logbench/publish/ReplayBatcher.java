@@ -1,8 +1,8 @@
 package io.logbench.publish;
 
 import io.logbench.dataset.LineBatch;
+import io.logbench.pacing.WallClock;
 import io.logbench.schedule.Timeline;
-import io.logbench.source.internal.WallClock;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;

@@ -2,8 +2,8 @@ package io.logbench.publish;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.logbench.pacing.WallClock;
 import io.logbench.schedule.ConstantRateSchedule;
-import io.logbench.source.internal.WallClock;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

@@ -13,7 +13,7 @@ import io.logbench.schedule.TimestampMode;
 import io.logbench.schedule.Timelines;
 import io.logbench.schedule.UnpacedSchedule;
 import io.logbench.schedule.Timeline;
-import io.logbench.source.internal.WallClock;
+import io.logbench.pacing.WallClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

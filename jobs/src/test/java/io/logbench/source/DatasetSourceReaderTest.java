@@ -162,6 +162,54 @@ class DatasetSourceReaderTest {
   }
 
   /**
+   * Batches due 10 ms apart, within the reader's own wait (20 ms): each poll sleeps on the calling
+   * thread until the next batch is due and emits it, without an availability future to wait for.
+   */
+  @Test
+  void aBatchDueWithinTheOwnWaitIsEmittedByThePollAtItsDueTime() throws Exception {
+    Schedule schedule = new ConstantRateSchedule(40, 1_000); // 10-line batches every 10 ms
+    long runStart = System.currentTimeMillis();
+    RunPlan plan = new RunPlan(new TestDataset(40), 0, schedule, new NowTimeline(schedule), 10);
+    assertThat(plan.ownWaitNanos()).isEqualTo(RunPlan.DEFAULT_OWN_WAIT_NANOS).isEqualTo(20_000_000L);
+    CollectingOutput output = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(List.of(new StripeSplit(0, 1, 0, runStart)));
+      reader.notifyNoMoreSplits();
+      for (int b = 0; b < 4; b++) {
+        assertThat(reader.pollNext(output)).isEqualTo(InputStatus.MORE_AVAILABLE);
+        long now = System.currentTimeMillis() * 1_000_000L;
+        // not early (the millisecond clock may lag the microsecond one the reader sleeps by)
+        assertThat(output.batches.get(b).scheduledNanos()).isLessThanOrEqualTo(now + 1_000_000L);
+      }
+      assertThat(output.batches).hasSize(4);
+      assertThat(reader.pollNext(output)).isEqualTo(InputStatus.END_OF_INPUT);
+    }
+  }
+
+  /** An interrupted task (Flink cancels so) does not sleep: it waits for the pacer, interrupt kept. */
+  @Test
+  void anInterruptedPollWaitsForThePacerAndKeepsTheInterrupt() throws Exception {
+    Schedule schedule = new ConstantRateSchedule(20, 1_000);
+    // the first batch is due in 500 ms, within an own wait of 10 s, however slow the set-up
+    long runStart = System.currentTimeMillis() + 500;
+    RunPlan plan = new RunPlan(new TestDataset(20), 0, schedule, new NowTimeline(schedule), 10)
+        .ownWaitNanos(TimeUnit.SECONDS.toNanos(10));
+    CollectingOutput output = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(List.of(new StripeSplit(0, 1, 0, runStart)));
+      reader.notifyNoMoreSplits();
+      Thread.currentThread().interrupt();
+      InputStatus status = reader.pollNext(output);
+      assertThat(Thread.interrupted()).as("the interrupt was kept").isTrue();
+      assertThat(status).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+      assertThat(output.batches).isEmpty();
+      reader.isAvailable().get(10, TimeUnit.SECONDS);
+      drain(reader, output);
+      assertThat(output.batches).hasSize(2);
+    }
+  }
+
+  /**
    * The lag gauge is the next batch's lateness at the moment it is read, not at the last emit (so
    * it grows while a backend holds the reader back), 0 once the last batch is out; lines done
    * count from a restored stripe's position, so lines sent again are not counted twice.
@@ -215,7 +263,9 @@ class DatasetSourceReaderTest {
   /** Emits a paced run of 10-line batches; the rounds (wake-ups that emitted a batch) it took. */
   private static int rounds(Schedule schedule) throws Exception {
     long runStart = System.currentTimeMillis() + 100;
-    RunPlan plan = new RunPlan(new TestDataset((int) schedule.lines()), 0, schedule, new NowTimeline(schedule), 10);
+    // every wait through the pacer, whose wake-ups are counted here
+    RunPlan plan = new RunPlan(new TestDataset((int) schedule.lines()), 0, schedule, new NowTimeline(schedule), 10)
+        .ownWaitNanos(0);
     CollectingOutput output = new CollectingOutput();
     int rounds = 0;
     try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {

@@ -20,6 +20,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.random.RandomGenerator;
@@ -32,7 +34,9 @@ import org.slf4j.LoggerFactory;
  * virtual time.
  *
  * <p>Everything here runs on the {@link DeliveryTimer}'s thread: {@link #deliver} hands the batch
- * over, and every sender answer hops back onto it before it touches any state.
+ * over, and every sender answer hops back onto it before it touches any state. An answer is
+ * stamped where it comes in, so its service time and its latency from the scheduled time do not
+ * count how long it waited for that thread ({@link DeliveryTimer#executeLater}).
  */
 public final class Deliverer {
 
@@ -64,6 +68,17 @@ public final class Deliverer {
   private final ArrayDeque<AnswerDeadline> deadlines = new ArrayDeque<>();
   /** Whether a timer task waits for the oldest deadline (it is never cancelled). */
   private boolean deadlineTimerSet;
+  /**
+   * Batches handed to {@link #deliver} whose outcome is not reported yet; read by the I/O thread
+   * an answer comes in on, to tell whether the caller may be waiting for room.
+   */
+  private final AtomicInteger unfinished = new AtomicInteger();
+  /**
+   * Whether an answer must reach the delivery thread at once: when the batches not yet reported
+   * fill {@code in_flight}, Flink's async operator waits in its mailbox for one of them before it
+   * takes the next batch.
+   */
+  private final BooleanSupplier answerUrgent;
 
   private Deliverer(Builder b) {
     this.backend = b.backend;
@@ -78,6 +93,8 @@ public final class Deliverer {
     this.schedule = b.schedule;
     this.firstIndex = b.firstIndex;
     this.answerTimeout = b.answerTimeout != null ? b.answerTimeout : b.settings.timeout();
+    int capacity = b.settings.inFlight();
+    this.answerUrgent = () -> unfinished.get() >= capacity;
   }
 
   public static Builder builder() {
@@ -93,7 +110,15 @@ public final class Deliverer {
    * outcome, or {@code failed} if the sender broke its contract (a bug: the job should fail).
    */
   public void deliver(LineBatch batch, Consumer<BatchOutcome> done, Consumer<Throwable> failed) {
-    timer.execute(() -> start(batch, done, failed));
+    // counted before the timer runs the answers queued so far (see MailboxTimer#executeLater)
+    unfinished.incrementAndGet();
+    timer.execute(() -> start(batch, o -> {
+      unfinished.decrementAndGet();
+      done.accept(o);
+    }, e -> {
+      unfinished.decrementAndGet();
+      failed.accept(e);
+    }));
   }
 
   private void start(LineBatch batch, Consumer<BatchOutcome> done, Consumer<Throwable> failed) {
@@ -135,7 +160,7 @@ public final class Deliverer {
       } else if (d.deadlineNanos <= now) {
         deadlines.pollFirst();
         d.delivery.answer(d, d.part, d.map, SendResult.retryable(d.part.count(), 0,
-            "timeout: no answer within " + answerTimeout.toMillis() + " ms"));
+            "timeout: no answer within " + answerTimeout.toMillis() + " ms"), now);
         d.answered();
       } else {
         timer.schedule(this::expireDeadlines, d.deadlineNanos - now);
@@ -194,6 +219,8 @@ public final class Deliverer {
     private int lastStatus;
     private long lastSendNanos;
     private long lastServiceNanos;
+    /** When the last answer came in (or its send timed out), epoch ns. */
+    private long lastAnswerNanos;
     private boolean finished;
     /** Requests and lines resent, by cause; usually empty. */
     private final Map<String, int[]> resent = new TreeMap<>();
@@ -221,34 +248,43 @@ public final class Deliverer {
       } catch (RuntimeException e) {
         f = CompletableFuture.failedFuture(e);
       }
-      // the answer hops onto the delivery thread, explicitly: no stage runs on an implicit executor
-      f.whenCompleteAsync(
-          (r, e) -> {
-            if (e != null || r == null) {
-              if (!timeout.answered && !finished) {
-                timeout.answered();
-                dropAnswered();
-                stats.addInFlight(-1);
-                finished = true;
-                failed.accept(new IllegalStateException("The sender of backend " + backend
-                    + " failed instead of classifying its answer; this is a bug.", e));
-              }
-              return;
-            }
-            answer(timeout, part, map, r);
-          },
-          timer::execute);
+      // stamped where the answer comes in (the I/O thread), then handed to the delivery thread,
+      // which may take it at its next wake-up: no stage runs on an implicit executor
+      f.whenComplete((r, e) -> {
+        long answeredNanos = clock.getAsLong();
+        timer.executeLater(() -> answered(timeout, part, map, r, e, answeredNanos), answerUrgent);
+      });
     }
 
-    /** The answer to one send, or its timeout ({@code timeout} says which send). */
-    void answer(AnswerDeadline timeout, LineBatch part, int[] map, SendResult r) {
+    private void answered(AnswerDeadline timeout, LineBatch part, int[] map, SendResult r, Throwable e,
+        long answeredNanos) {
+      if (e != null || r == null) {
+        if (!timeout.answered && !finished) {
+          timeout.answered();
+          dropAnswered();
+          stats.addInFlight(-1);
+          finished = true;
+          failed.accept(new IllegalStateException("The sender of backend " + backend
+              + " failed instead of classifying its answer; this is a bug.", e));
+        }
+        return;
+      }
+      answer(timeout, part, map, r, answeredNanos);
+    }
+
+    /**
+     * The answer to one send, or its timeout ({@code timeout} says which send), which came in at
+     * {@code answeredNanos}.
+     */
+    void answer(AnswerDeadline timeout, LineBatch part, int[] map, SendResult r, long answeredNanos) {
       if (timeout.answered || finished) {
         return; // a late answer after a timeout, or a timeout after the answer
       }
       timeout.answered();
       dropAnswered();
       stats.addInFlight(-1);
-      lastServiceNanos = clock.getAsLong() - lastSendNanos;
+      lastAnswerNanos = answeredNanos;
+      lastServiceNanos = answeredNanos - lastSendNanos;
       lastStatus = r.status();
       stats.recordService(lastServiceNanos);
       stats.requests.inc();
@@ -379,9 +415,8 @@ public final class Deliverer {
       finished = true;
       int ackedLines = acked.cardinality();
       stats.linesAcked.inc(ackedLines);
-      long end = clock.getAsLong();
       long from = batch.scheduledNanos() != 0 ? batch.scheduledNanos() : arrivedNanos;
-      long latency = end - from;
+      long latency = lastAnswerNanos - from;
       stats.recordLatency(latency);
       BatchOutcome.Status status = ackedLines == batch.count() ? BatchOutcome.Status.ACKED
           : ackedLines > 0 ? BatchOutcome.Status.PARTIAL : BatchOutcome.Status.FAILED;

@@ -10,6 +10,16 @@ public interface DeliveryTimer {
   /** Runs {@code task} on the delivery thread, soon. */
   void execute(Runnable task);
 
+  /**
+   * Runs {@code task}, an answer that came in on another thread, on the delivery thread: soon,
+   * but a timer whose thread wakes up anyway may hold it until then, a few milliseconds, unless
+   * {@code urgent} says the delivery thread may be waiting for it (asked after the task is
+   * queued). By default as {@link #execute}.
+   */
+  default void executeLater(Runnable task, java.util.function.BooleanSupplier urgent) {
+    execute(task);
+  }
+
   /** Runs {@code task} on the delivery thread after {@code delayNanos}. */
   Cancellable schedule(Runnable task, long delayNanos);
 

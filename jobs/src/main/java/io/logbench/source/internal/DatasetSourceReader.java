@@ -6,6 +6,8 @@ import io.logbench.replay.ReplayFiles;
 import io.logbench.replay.ReplayedRange;
 import io.logbench.replay.RestoreRecord;
 import io.logbench.replay.StripeLease;
+import io.logbench.pacing.Pacer;
+import io.logbench.pacing.WallClock;
 import io.logbench.schedule.Timeline;
 import io.logbench.source.internal.StripeSplit;
 import java.io.IOException;
@@ -15,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.flink.api.connector.source.ReaderOutput;
 import org.apache.flink.api.connector.source.SourceReader;
 import org.apache.flink.api.connector.source.SourceReaderContext;
@@ -26,14 +29,22 @@ import org.apache.flink.metrics.Gauge;
  * Emits the batches of the stripes it owns, each when the schedule says it is due, smallest batch
  * id first, so every reader of a run moves through time together.
  *
- * <p>When the next batch is not yet due it returns {@link InputStatus#NOTHING_AVAILABLE} and the
- * JVM's {@link Pacer} completes the availability future at the due time, but at most once every {@link
- * RunPlan#tickNanos} (5 ms by default): when batches are due closer together than that, one
- * wake-up emits every batch due by then. A wake-up is two thread hand-offs (the pacer's thread,
- * then the task's mailbox), which cost about as much CPU as encoding a 100-line batch; at 1,000
- * batches a second, waking for each took an eighth of the process's CPU on the timer's thread
- * alone. The batches of a tick leave at most a tick late; their latency still counts from their
+ * <p>When the next batch is due within {@link RunPlan#ownWaitNanos} (20 ms by default) it sleeps
+ * on the task's own thread until then and emits it; when it is due later it returns {@link
+ * InputStatus#NOTHING_AVAILABLE} and the JVM's {@link Pacer} completes the availability future at
+ * the due time. Either way a reader wakes at most once every {@link RunPlan#tickNanos} (5 ms by
+ * default): when batches are due closer together than that, one wake-up emits every batch due by
+ * then. The batches of a tick leave at most a tick late; their latency still counts from their
  * due time.
+ *
+ * <p>Why sleep in {@code pollNext}, which Flink would have return at once: a wake-up through the
+ * pacer is two thread hand-offs (the pacer's timer, then its signal to the task's mailbox), and on
+ * a virtual machine each costs tens of microseconds of CPU on both sides, about as much as
+ * encoding a 100-line batch; the task's own timed sleep is one, on its own core. What the sleep
+ * holds up is what the task's mailbox would have run meanwhile: a checkpoint's start, the answers
+ * of the requests in flight (stamped when they came in, so their latency does not move) and the
+ * outcomes they emit, each by at most the sleep. A cancelled task's interrupt ends the sleep; the
+ * reader then waits for the pacer, and the task sees the interrupt.
  *
  * <p>With {@link LeaseSettings}, each stripe's lease is extended on file before the stripe emits a
  * batch beyond it ({@link StripeLease}); a stripe whose lease file already holds a batch when the
@@ -187,7 +198,11 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
           // a wake-up asked for that has not come yet (another signal woke the reader first) is
           // kept; after one that came, the next is at least a tick later
           long earliest = lastWakeUpNanos > now ? lastWakeUpNanos : lastWakeUpNanos + plan.tickNanos();
-          return waitUntil(Math.max(due, earliest));
+          long wakeUp = Math.max(due, earliest);
+          if (wakeUp - now > plan.ownWaitNanos() || !sleepUntil(wakeUp)) {
+            return waitUntil(wakeUp);
+          }
+          continue;
         }
       }
       stripes.poll();
@@ -260,6 +275,23 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   private InputStatus waitForSignal() {
     pendingFuture();
     return InputStatus.NOTHING_AVAILABLE;
+  }
+
+  /**
+   * Sleeps on the task's own thread until {@code wakeUpNanos} (epoch); false, with the thread's
+   * interrupt kept, if it was interrupted (Flink cancels a task so): the caller then waits for
+   * the pacer and returns, and the task sees the interrupt.
+   */
+  private boolean sleepUntil(long wakeUpNanos) {
+    lastWakeUpNanos = wakeUpNanos;
+    long left;
+    while ((left = wakeUpNanos - WallClock.epochNanos()) > 0) {
+      if (Thread.currentThread().isInterrupted()) {
+        return false;
+      }
+      LockSupport.parkNanos(this, left);
+    }
+    return true;
   }
 
   /** Nothing until {@code wakeUpNanos} (epoch). */

@@ -121,6 +121,43 @@ class DelivererTest {
   }
 
   @Test
+  void anAnswerHeldForTheDeliveryThreadIsTimedWhenItCameIn() {
+    sender.thenAfter(40_000_000, accept());
+    timer.holdAnswers(true);
+    Deliverer d = deliverer(atLeastOnce());
+    deliver(d, batch(0, START));
+    // the answer came 40 ms after the send and waited 60 ms more for the delivery thread
+    timer.advance(100_000_000);
+    assertThat(outcomes).isEmpty();
+    assertThat(timer.releaseAnswers()).isEqualTo(1);
+    timer.runDue();
+    BatchOutcome o = only();
+    assertThat(o.serviceNanos()).isEqualTo(40_000_000);
+    assertThat(o.latencyNanos()).isEqualTo(40_000_000);
+  }
+
+  @Test
+  void answersAreUrgentOnceTheBatchesNotYetReportedFillInFlight() {
+    DeliverySettings settings = new DeliverySettings(Mode.AT_LEAST_ONCE, 3, Duration.ofSeconds(10),
+        DeliverySettings.defaults().retry(), DeliverySettings.defaults().thresholds());
+    sender.thenAfter(1_000_000, accept());
+    timer.holdAnswers(true);
+    Deliverer d = deliverer(settings);
+    deliver(d, batch(0, START));
+    deliver(d, batch(1, START));
+    timer.advance(5_000_000);
+    // two of three: the async operator would take a next batch, so the answers may wait
+    assertThat(outcomes).isEmpty();
+    deliver(d, batch(2, START));
+    timer.advance(5_000_000);
+    // three of three: the operator waits for room, so the third answer came at once
+    assertThat(outcomes).extracting(BatchOutcome::batchId).containsExactly(2L);
+    assertThat(timer.releaseAnswers()).isEqualTo(2);
+    timer.runDue();
+    assertThat(outcomes).extracting(BatchOutcome::batchId).containsExactlyInAnyOrder(0L, 1L, 2L);
+  }
+
+  @Test
   void atLeastOnceResendsAfter429() {
     sender.then(status(429)).then(accept());
     Deliverer d = deliverer(atLeastOnce());

@@ -2,9 +2,12 @@ package io.logbench.delivery.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.logbench.http.EventLoops;
+import io.netty.channel.EventLoopGroup;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -99,6 +102,106 @@ class MailboxTimerTest {
       timer.schedule(() -> ranOn[0] = Thread.currentThread(), 0);
       mailbox.runNext();
       assertSame(Thread.currentThread(), ranOn[0]);
+    }
+  }
+
+  /** Runs {@code r} on one of the JVM's HTTP I/O threads, as an answer comes in, and waits for it. */
+  private static void onIoThread(Runnable r) throws Exception {
+    EventLoopGroup group = EventLoops.acquire();
+    try {
+      group.next().submit(r).get(10, TimeUnit.SECONDS);
+    } finally {
+      EventLoops.release();
+    }
+  }
+
+  @Test
+  void anAnswerWaitsForTheTaskThreadsNextWorkAndRunsBeforeIt() throws Exception {
+    QueueMailbox mailbox = new QueueMailbox();
+    long within = TimeUnit.MILLISECONDS.toNanos(300);
+    EventLoops.acquire(); // the I/O threads live on through the test, as their check's timer
+    try (MailboxTimer timer = new MailboxTimer(mailbox, Thread.currentThread(), "test-delays", within)) {
+      List<String> ran = new ArrayList<>();
+      onIoThread(() -> {
+        timer.executeLater(() -> ran.add("answer 1"), () -> false);
+        timer.executeLater(() -> ran.add("answer 2"), () -> false);
+      });
+      assertTrue(ran.isEmpty());
+      assertTrue(mailbox.mails.isEmpty(), "a held answer was mailed at once");
+      assertEquals(2, timer.queuedAnswers());
+      timer.execute(() -> ran.add("next batch"));
+      assertEquals(List.of("answer 1", "answer 2", "next batch"), ran);
+      assertEquals(0, timer.queuedAnswers());
+      // the I/O thread's check, 300 ms after the first answer, finds the queue empty: no mail
+      assertNull(mailbox.mails.poll(800, TimeUnit.MILLISECONDS), "a drain came for an empty queue");
+    } finally {
+      EventLoops.release();
+    }
+  }
+
+  @Test
+  void anAnswerNoWorkFollowsComesByMailWithinItsTime() throws Exception {
+    QueueMailbox mailbox = new QueueMailbox();
+    long within = TimeUnit.MILLISECONDS.toNanos(30);
+    EventLoops.acquire();
+    try (MailboxTimer timer = new MailboxTimer(mailbox, Thread.currentThread(), "test-delays", within)) {
+      List<Thread> ran = new ArrayList<>();
+      long[] queuedAt = new long[1];
+      onIoThread(() -> {
+        queuedAt[0] = System.nanoTime();
+        timer.executeLater(() -> ran.add(Thread.currentThread()), () -> false);
+      });
+      mailbox.runNext();
+      long waited = System.nanoTime() - queuedAt[0];
+      assertEquals(List.of(Thread.currentThread()), ran);
+      assertTrue(waited >= within, "the answer's mail came after " + waited + " ns, before its time");
+    } finally {
+      EventLoops.release();
+    }
+  }
+
+  @Test
+  void anUrgentAnswerIsMailedAtOnce() throws Exception {
+    QueueMailbox mailbox = new QueueMailbox();
+    // the check would mail the queue in an hour: a mail within the 10 s of runNext is the urgent one
+    EventLoops.acquire();
+    try (MailboxTimer timer = new MailboxTimer(mailbox, Thread.currentThread(), "test-delays",
+        TimeUnit.HOURS.toNanos(1))) {
+      List<String> ran = new ArrayList<>();
+      onIoThread(() -> {
+        timer.executeLater(() -> ran.add("held"), () -> false);
+        timer.executeLater(() -> ran.add("urgent"), () -> true);
+      });
+      mailbox.runNext();
+      assertEquals(List.of("held", "urgent"), ran);
+    } finally {
+      EventLoops.release();
+    }
+  }
+
+  @Test
+  void anAnswerFromAThreadThatIsNotAnIoThreadIsMailedAtOnce() throws Exception {
+    QueueMailbox mailbox = new QueueMailbox();
+    try (MailboxTimer timer = new MailboxTimer(mailbox, Thread.currentThread(), "test-delays",
+        TimeUnit.HOURS.toNanos(1))) {
+      List<String> ran = new ArrayList<>();
+      Thread other = new Thread(() -> timer.executeLater(() -> ran.add("answer"), () -> false), "test-kafka");
+      other.start();
+      other.join(10_000);
+      assertEquals(0, timer.queuedAnswers());
+      mailbox.runNext();
+      assertEquals(List.of("answer"), ran);
+    }
+  }
+
+  @Test
+  void anAnswerFromTheTaskThreadRunsAtOnce() {
+    QueueMailbox mailbox = new QueueMailbox();
+    try (MailboxTimer timer = new MailboxTimer(mailbox, Thread.currentThread(), "test-delays")) {
+      List<String> ran = new ArrayList<>();
+      timer.executeLater(() -> ran.add("answer"), () -> false);
+      assertEquals(List.of("answer"), ran);
+      assertTrue(mailbox.mails.isEmpty());
     }
   }
 }

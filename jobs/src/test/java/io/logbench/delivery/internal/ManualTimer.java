@@ -11,6 +11,9 @@ final class ManualTimer implements DeliveryTimer {
       new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.order, b.order));
   private long now;
   private long order;
+  /** Whether {@link #executeLater} holds answers that are not urgent until {@link #releaseAnswers}. */
+  private boolean holdAnswers;
+  private final java.util.List<Runnable> held = new java.util.ArrayList<>();
 
   ManualTimer(long startNanos) {
     this.now = startNanos;
@@ -23,6 +26,31 @@ final class ManualTimer implements DeliveryTimer {
   @Override
   public void execute(Runnable task) {
     queue.add(new Task(now, order++, task, new boolean[1]));
+  }
+
+  /**
+   * Held answers wait (as for a task thread asleep until its next batch) when {@link
+   * #holdAnswers}; an urgent one, and every answer otherwise, is queued at once.
+   */
+  @Override
+  public void executeLater(Runnable task, java.util.function.BooleanSupplier urgent) {
+    if (holdAnswers && !urgent.getAsBoolean()) {
+      held.add(task);
+    } else {
+      execute(task);
+    }
+  }
+
+  void holdAnswers(boolean hold) {
+    holdAnswers = hold;
+  }
+
+  /** Queues the held answers, oldest first; returns how many there were. */
+  int releaseAnswers() {
+    int n = held.size();
+    held.forEach(this::execute);
+    held.clear();
+    return n;
   }
 
   @Override

@@ -1,4 +1,4 @@
-package io.logbench.source.internal;
+package io.logbench.pacing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.logbench.source.internal;
+package io.logbench.pacing;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -8,9 +8,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The one thread of a JVM (of a class loader: a job's) that wakes the paced readers ({@link
- * DatasetSourceReader}, the replay's {@code PacedReplayReader}) at their due times, created by the
- * first reader that waits and stopped when the last one closes.
+ * The one thread of a JVM (of a class loader: a job's) that wakes the paced readers (the source's
+ * {@code DatasetSourceReader}, the replay's {@code PacedReplayReader}) at their due times, created
+ * by the first reader that waits and stopped when the last one closes.
  *
  * <p>Why not a {@code ScheduledThreadPoolExecutor} per reader (as before): scheduling a task on
  * one signals its sleeping thread to take the new head of its queue, so every batch cost that

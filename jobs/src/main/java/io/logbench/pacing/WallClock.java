@@ -1,4 +1,4 @@
-package io.logbench.source.internal;
+package io.logbench.pacing;
 
 import java.time.Instant;
 
