@@ -15,6 +15,8 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.util.function.ThrowingRunnable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** {@link MailboxTimer} runs every piece of work on the task thread, through the mailbox. */
@@ -105,6 +107,17 @@ class MailboxTimerTest {
     }
   }
 
+  /** The JVM's HTTP I/O threads live through each test: their timers check the held answers. */
+  @BeforeEach
+  void acquireIoThreads() {
+    EventLoops.acquire();
+  }
+
+  @AfterEach
+  void releaseIoThreads() {
+    EventLoops.release();
+  }
+
   /** Runs {@code r} on one of the JVM's HTTP I/O threads, as an answer comes in, and waits for it. */
   private static void onIoThread(Runnable r) throws Exception {
     EventLoopGroup group = EventLoops.acquire();
@@ -119,7 +132,6 @@ class MailboxTimerTest {
   void anAnswerWaitsForTheTaskThreadsNextWorkAndRunsBeforeIt() throws Exception {
     QueueMailbox mailbox = new QueueMailbox();
     long within = TimeUnit.MILLISECONDS.toNanos(300);
-    EventLoops.acquire(); // the I/O threads live on through the test, as their check's timer
     try (MailboxTimer timer = new MailboxTimer(mailbox, Thread.currentThread(), "test-delays", within)) {
       List<String> ran = new ArrayList<>();
       onIoThread(() -> {
@@ -134,8 +146,6 @@ class MailboxTimerTest {
       assertEquals(0, timer.queuedAnswers());
       // the I/O thread's check, 300 ms after the first answer, finds the queue empty: no mail
       assertNull(mailbox.mails.poll(800, TimeUnit.MILLISECONDS), "a drain came for an empty queue");
-    } finally {
-      EventLoops.release();
     }
   }
 
@@ -143,7 +153,6 @@ class MailboxTimerTest {
   void anAnswerNoWorkFollowsComesByMailWithinItsTime() throws Exception {
     QueueMailbox mailbox = new QueueMailbox();
     long within = TimeUnit.MILLISECONDS.toNanos(30);
-    EventLoops.acquire();
     try (MailboxTimer timer = new MailboxTimer(mailbox, Thread.currentThread(), "test-delays", within)) {
       List<Thread> ran = new ArrayList<>();
       long[] queuedAt = new long[1];
@@ -155,8 +164,6 @@ class MailboxTimerTest {
       long waited = System.nanoTime() - queuedAt[0];
       assertEquals(List.of(Thread.currentThread()), ran);
       assertTrue(waited >= within, "the answer's mail came after " + waited + " ns, before its time");
-    } finally {
-      EventLoops.release();
     }
   }
 
@@ -164,7 +171,6 @@ class MailboxTimerTest {
   void anUrgentAnswerIsMailedAtOnce() throws Exception {
     QueueMailbox mailbox = new QueueMailbox();
     // the check would mail the queue in an hour: a mail within the 10 s of runNext is the urgent one
-    EventLoops.acquire();
     try (MailboxTimer timer = new MailboxTimer(mailbox, Thread.currentThread(), "test-delays",
         TimeUnit.HOURS.toNanos(1))) {
       List<String> ran = new ArrayList<>();
@@ -174,8 +180,6 @@ class MailboxTimerTest {
       });
       mailbox.runNext();
       assertEquals(List.of("held", "urgent"), ran);
-    } finally {
-      EventLoops.release();
     }
   }
 
