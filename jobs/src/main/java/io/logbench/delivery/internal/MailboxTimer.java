@@ -44,6 +44,8 @@ public final class MailboxTimer implements DeliveryTimer, AutoCloseable {
   /** Whether a check of the queue's oldest answer is scheduled on an I/O thread. */
   private final AtomicBoolean checkScheduled = new AtomicBoolean();
   private final Runnable drainMail = this::drain;
+  /** Set by {@link #close}: the task is done, and a check still scheduled stops. */
+  private volatile boolean closed;
 
   /** An answer and when it was queued ({@link System#nanoTime}). */
   private record Queued(Runnable answer, long queuedNanos) {}
@@ -104,6 +106,9 @@ public final class MailboxTimer implements DeliveryTimer, AutoCloseable {
    * checks again while answers wait.
    */
   private void check(EventExecutor io) {
+    if (closed) {
+      return;
+    }
     Queued oldest = answers.peek();
     if (oldest == null) {
       checkScheduled.set(false);
@@ -122,7 +127,7 @@ public final class MailboxTimer implements DeliveryTimer, AutoCloseable {
     if (waited >= answersWithinNanos) {
       try {
         mailbox.execute(drainMail::run, "logbench delivery answers");
-      } catch (RejectedExecutionException e) {
+      } catch (RejectedExecutionException | IllegalStateException e) {
         checkScheduled.set(false);
         return; // the task closed its mailbox: it waits for no answer any more
       }
@@ -159,6 +164,8 @@ public final class MailboxTimer implements DeliveryTimer, AutoCloseable {
 
   @Override
   public void close() {
+    closed = true;
+    answers.clear();
     delays.close();
   }
 }

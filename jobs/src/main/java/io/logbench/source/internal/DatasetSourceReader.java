@@ -2,12 +2,12 @@ package io.logbench.source.internal;
 
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
+import io.logbench.pacing.Pacer;
+import io.logbench.pacing.WallClock;
 import io.logbench.replay.ReplayFiles;
 import io.logbench.replay.ReplayedRange;
 import io.logbench.replay.RestoreRecord;
 import io.logbench.replay.StripeLease;
-import io.logbench.pacing.Pacer;
-import io.logbench.pacing.WallClock;
 import io.logbench.schedule.Timeline;
 import io.logbench.source.internal.StripeSplit;
 import java.io.IOException;

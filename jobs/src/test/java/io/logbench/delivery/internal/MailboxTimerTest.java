@@ -199,6 +199,18 @@ class MailboxTimerTest {
   }
 
   @Test
+  void aClosedTimerMailsNoAnswerItHeld() throws Exception {
+    QueueMailbox mailbox = new QueueMailbox();
+    MailboxTimer timer = new MailboxTimer(mailbox, Thread.currentThread(), "test-delays",
+        TimeUnit.MILLISECONDS.toNanos(30));
+    onIoThread(() -> timer.executeLater(() -> { }, () -> false));
+    timer.close();
+    assertEquals(0, timer.queuedAnswers());
+    // the check due 30 ms after the answer finds the timer closed: no mail to a finished task
+    assertNull(mailbox.mails.poll(300, TimeUnit.MILLISECONDS), "a closed timer mailed an answer");
+  }
+
+  @Test
   void anAnswerFromTheTaskThreadRunsAtOnce() {
     QueueMailbox mailbox = new QueueMailbox();
     try (MailboxTimer timer = new MailboxTimer(mailbox, Thread.currentThread(), "test-delays")) {
