@@ -15,10 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -58,10 +55,7 @@ class QueryITCase {
 
   @BeforeAll
   static void generate() throws Exception {
-    try (Admin admin = KafkaTestBroker.get().admin()) {
-      admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1).configs(Map.of("retention.ms", "-1"))))
-          .all().get();
-    }
+    KafkaTestBroker.get().createTopic(TOPIC, 2);
     Files.writeString(dir.resolve("hec.token"), TOKEN);
     Files.writeString(dir.resolve("search.password"), PASSWORD);
     runDir = dir.resolve("run");

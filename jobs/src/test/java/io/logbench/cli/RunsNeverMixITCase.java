@@ -12,10 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -54,10 +51,7 @@ class RunsNeverMixITCase {
 
   @Test
   void twoRunsIntoOneIndexTopicAndEmulatorEachVerifyOkOnTheirOwn() throws Exception {
-    try (Admin admin = KafkaTestBroker.get().admin()) {
-      admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1).configs(Map.of("retention.ms", "-1"))))
-          .all().get();
-    }
+    KafkaTestBroker.get().createTopic(TOPIC, 2);
     Path config = dir.resolve("runs.yaml");
     Files.writeString(config, String.join("\n",
         "name: runs-it",

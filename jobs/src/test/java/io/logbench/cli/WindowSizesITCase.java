@@ -28,7 +28,6 @@ import java.util.TreeSet;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.RecordsToDelete;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -177,10 +176,7 @@ class WindowSizesITCase {
 
   @Test
   void oneRunVerifiedAtOneMinuteOneHourAndOneDayIsOkThenShowsTheSameLossAtEverySize() throws Exception {
-    try (var admin = KafkaTestBroker.get().admin()) {
-      admin.createTopics(List.of(new NewTopic(TOPIC, 2, (short) 1).configs(Map.of("retention.ms", "-1"))))
-          .all().get();
-    }
+    KafkaTestBroker.get().createTopic(TOPIC, 2);
     Path config = runFile();
     Path runDir = dir.resolve("run");
     Outcome generate = main("generate", config.toString(), "--run-dir", runDir.toString());

@@ -48,6 +48,15 @@ public final class KafkaNode implements AutoCloseable {
    * a free port); returns once it answers an admin request.
    */
   public static KafkaNode start(Path dir, int port) throws Exception {
+    return start(dir, port, Map.of());
+  }
+
+  /**
+   * {@link #start(Path, int)} with broker settings {@code overrides} put over this recipe's (a
+   * test broker checks retention every second, so a topic that would lose old records loses them
+   * at once rather than minutes into a test run).
+   */
+  public static KafkaNode start(Path dir, int port, Map<String, String> overrides) throws Exception {
     long t0 = System.nanoTime();
     int plain = port == 0 ? Ports.free() : port;
     int controllerPort = Ports.free();
@@ -73,6 +82,7 @@ public final class KafkaNode implements AutoCloseable {
     props.put("share.coordinator.state.topic.min.isr", "1");
     props.put("group.initial.rebalance.delay.ms", "0");
     props.put("auto.create.topics.enable", "false");
+    props.putAll(overrides);
     KafkaConfig config = KafkaConfig.fromProps(props, false);
 
     new Formatter()

@@ -18,8 +18,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.LongStream;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 
 /** {@link KafkaCountReader} on the real in-JVM broker: counts and sequence ids per window. */
@@ -73,11 +71,7 @@ class KafkaCountReaderITCase {
   @Test
   void aCountPassHasQueryTimeoutNotThePushTimeout() throws Exception {
     String topic = "count-reader-query-timeout";
-    // kept for ever: the records carry May 2021 timestamps
-    try (Admin admin = KafkaTestBroker.get().admin()) {
-      admin.createTopics(List.of(new NewTopic(topic, 2, (short) 1).configs(java.util.Map.of("retention.ms", "-1"))))
-          .all().get(30, java.util.concurrent.TimeUnit.SECONDS);
-    }
+    KafkaTestBroker.get().createTopic(topic, 2);
     String common = "kind: kafka\nbootstrap: " + KafkaTestBroker.get().bootstrap() + "\ntopic: " + topic + "\n";
     KafkaBackend patient = Specs.parse(KafkaBackend.TYPE, block(common + "timeout: 50ms\nquery_timeout: 60s\n"));
     assertThat(patient.queryTimeout()).isEqualTo(Duration.ofSeconds(60));

@@ -48,8 +48,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -111,15 +109,9 @@ class KafkaExactlyOnceSinkITCase {
     backend.deliver(batches, context).sinkTo(new OutcomeQueue(id)).name("outcomes").uid("outcomes");
   }
 
-  /**
-   * A topic of 3 partitions that keeps its records: they carry May 2021 timestamps, which the
-   * default time retention would delete at the broker's next retention check.
-   */
-  private static void createTopic(String topic) throws Exception {
-    try (Admin admin = KafkaTestBroker.get().admin()) {
-      admin.createTopics(List.of(new NewTopic(topic, 3, (short) 1).configs(Map.of("retention.ms", "-1"))))
-          .all().get(30, TimeUnit.SECONDS);
-    }
+  /** A topic of 3 partitions that keeps its records (they carry May 2021 timestamps). */
+  private static void createTopic(String topic) {
+    KafkaTestBroker.get().createTopic(topic, 3);
   }
 
   private static long ackedLines(Queue<BatchOutcome> outcomes) {

@@ -17,6 +17,15 @@ import org.apache.kafka.clients.admin.Admin;
  */
 public final class KafkaTestBroker {
 
+  /**
+   * The broker's time-retention check runs from its start and then every second (Kafka: 30 s,
+   * then every 5 minutes), so test records stamped May 2021 in a topic without {@code
+   * retention.ms=-1} vanish at once and every test that counts them fails, instead of one test
+   * failing when a check happens to fall between its write and its count.
+   */
+  static final Map<String, String> RETENTION_AT_ONCE =
+      Map.of("log.initial.task.delay.ms", "0", "log.retention.check.interval.ms", "1000");
+
   private final KafkaNode node;
   private final String bootstrap;
   private final Path dir;
@@ -51,9 +60,14 @@ public final class KafkaTestBroker {
             && p.getFileName().toString().endsWith(".log"));
   }
 
-  /** Creates a topic of {@code partitions} partitions, one replica. */
+  /**
+   * Creates a topic of {@code partitions} partitions, one replica, that keeps its records for
+   * ever ({@code retention.ms=-1}). Test records carry May 2021 timestamps, and with the default
+   * 7-day time retention the broker deletes them at its next retention check (every second here,
+   * {@link #RETENTION_AT_ONCE}): a count read a moment later would find an empty topic.
+   */
   public void createTopic(String topic, int partitions) {
-    node.createTopic(topic, partitions, Map.of());
+    node.createTopic(topic, partitions, Map.of("retention.ms", "-1"));
   }
 
   public Admin admin() {
@@ -62,7 +76,7 @@ public final class KafkaTestBroker {
 
   private static KafkaTestBroker start() throws Exception {
     Path dir = Files.createTempDirectory("logbench-kafka-");
-    return new KafkaTestBroker(KafkaNode.start(dir, 0), dir);
+    return new KafkaTestBroker(KafkaNode.start(dir, 0, RETENTION_AT_ONCE), dir);
   }
 
   private void stop() {
