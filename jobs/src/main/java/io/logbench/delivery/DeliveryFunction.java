@@ -15,6 +15,7 @@ import io.logbench.replay.RestoreRecord;
 import io.logbench.schedule.Schedule;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BatchOutcome;
+import io.logbench.sink.BatchOutcomeTypeInfo;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.DeliveryContext;
 import io.logbench.sink.DeliverySettings.Mode;
@@ -30,7 +31,6 @@ import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
@@ -139,7 +139,7 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     String name = spec.name();
     SingleOutputStreamOperator<BatchOutcome> delivered =
         batches
-            .transform("deliver[" + name + "]", TypeInformation.of(BatchOutcome.class),
+            .transform("deliver[" + name + "]", BatchOutcomeTypeInfo.INSTANCE,
                 new MailboxAsyncFactory(this, operatorTimeoutMillis, settings.inFlight()))
             .name("deliver[" + name + "]")
             .uid("deliver-" + name)

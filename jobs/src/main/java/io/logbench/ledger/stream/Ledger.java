@@ -9,6 +9,7 @@ import io.logbench.ledger.stream.WindowDelta;
 import io.logbench.ledger.stream.WindowSeeds;
 import io.logbench.schedule.ExpectedCounts;
 import io.logbench.sink.BatchOutcome;
+import io.logbench.sink.BatchOutcomeTypeInfo;
 import io.logbench.sink.WindowGrid;
 import java.nio.file.Path;
 import java.time.ZoneId;
@@ -85,7 +86,7 @@ public final class Ledger {
         outcomes
             .keyBy(o -> SeenBatches.key(o.backend(), o.batchId()), Types.STRING)
             .process(new DedupOutcomes(horizonMillis == 0 ? 0 : horizonMillis + grid.sizeMillis()))
-            .returns(TypeInformation.of(BatchOutcome.class))
+            .returns(BatchOutcomeTypeInfo.INSTANCE)
             .uid("ledger-dedup" + uidSuffix())
             .name("ledger dedup")
             .flatMap((BatchOutcome o, org.apache.flink.util.Collector<WindowDelta> out) -> WindowDelta.of(o).forEach(out::collect))

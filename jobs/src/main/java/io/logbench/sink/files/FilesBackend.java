@@ -10,6 +10,7 @@ import io.logbench.layout.SeedLayout;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BackendType;
 import io.logbench.sink.BatchOutcome;
+import io.logbench.sink.BatchOutcomeTypeInfo;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.Capabilities;
 import io.logbench.sink.CommonSettings;
@@ -26,7 +27,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 
@@ -199,7 +199,7 @@ public record FilesBackend(String name, String dir) implements BackendSpec {
     return batches
         .transform(
             "files " + spec.name(),
-            TypeInformation.of(BatchOutcome.class),
+            BatchOutcomeTypeInfo.INSTANCE,
             new OrderedLayoutWriter(spec.name(), spec.dir(), zone.getId(), grid, skipped))
         .uid("files-writer-" + spec.name())
         .setParallelism(1)

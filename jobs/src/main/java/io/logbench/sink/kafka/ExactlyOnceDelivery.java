@@ -3,6 +3,7 @@ package io.logbench.sink.kafka;
 import io.logbench.dataset.LineBatch;
 import io.logbench.schemas.LogRecord;
 import io.logbench.sink.BatchOutcome;
+import io.logbench.sink.BatchOutcomeTypeInfo;
 import io.logbench.sink.DeliveryContext;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.functions.FlatMapFunction;
@@ -114,7 +115,7 @@ final class ExactlyOnceDelivery {
             .setParallelism(parallelism);
     return alignedForward(handed)
         .connect(alignedForward(commits))
-        .transform("kafka " + name + " committed", TypeInformation.of(BatchOutcome.class),
+        .transform("kafka " + name + " committed", BatchOutcomeTypeInfo.INSTANCE,
             new CommittedOutcomes(name))
         .uid("kafka-committed-" + name)
         .setParallelism(parallelism);
