@@ -1,6 +1,7 @@
 package io.logbench.sink;
 
 import java.io.IOException;
+import io.logbench.source.OneClassTypeInfo;
 import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.CompositeTypeSerializerSnapshot;
@@ -16,7 +17,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * record's fields by reflection, with its lists through Kryo, was about a twentieth of a source
  * task's CPU at 200 batches a second (docs/benchmarks.md, tenth round).
  */
-public final class BatchOutcomeTypeInfo extends TypeInformation<BatchOutcome> {
+public final class BatchOutcomeTypeInfo extends OneClassTypeInfo<BatchOutcome> {
 
   private static final long serialVersionUID = 1L;
 
@@ -24,21 +25,13 @@ public final class BatchOutcomeTypeInfo extends TypeInformation<BatchOutcome> {
 
   private final TypeInformation<BatchOutcome> flinks = BatchOutcomeTypeInfo.INSTANCE;
 
-  private BatchOutcomeTypeInfo() {}
+  private BatchOutcomeTypeInfo() {
+    super(BatchOutcome.class);
+  }
 
   /** Flink's own type information of the record. */
   private static TypeInformation<BatchOutcome> flinks() {
     return TypeInformation.of(BatchOutcome.class);
-  }
-
-  @Override
-  public boolean isBasicType() {
-    return false;
-  }
-
-  @Override
-  public boolean isTupleType() {
-    return false;
   }
 
   @Override
@@ -52,38 +45,8 @@ public final class BatchOutcomeTypeInfo extends TypeInformation<BatchOutcome> {
   }
 
   @Override
-  public Class<BatchOutcome> getTypeClass() {
-    return BatchOutcome.class;
-  }
-
-  @Override
-  public boolean isKeyType() {
-    return false;
-  }
-
-  @Override
   public TypeSerializer<BatchOutcome> createSerializer(SerializerConfig config) {
     return new SharedCopySerializer(flinks().createSerializer(config));
-  }
-
-  @Override
-  public String toString() {
-    return "BatchOutcome";
-  }
-
-  @Override
-  public boolean equals(Object obj) {
-    return obj instanceof BatchOutcomeTypeInfo;
-  }
-
-  @Override
-  public int hashCode() {
-    return BatchOutcomeTypeInfo.class.hashCode();
-  }
-
-  @Override
-  public boolean canEqual(Object obj) {
-    return obj instanceof BatchOutcomeTypeInfo;
   }
 
   /** Flink's serializer of outcomes, except that a copy is the outcome itself. */
