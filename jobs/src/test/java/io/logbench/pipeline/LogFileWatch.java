@@ -29,6 +29,8 @@ final class LogFileWatch {
   /** One file the writer made. */
   static final class Seen {
     final Object inode;
+    /** Its inode number, as an agent's log names it. */
+    final long ino;
     final int number;
     int suffix;
     boolean deleted;
@@ -36,8 +38,9 @@ final class LogFileWatch {
     /** How often each id is in the file, as its latest read found (a line written again is there twice). */
     Map<Long, Integer> copies = new HashMap<>();
 
-    Seen(Object inode, int number, int suffix) {
+    Seen(Object inode, long ino, int number, int suffix) {
       this.inode = inode;
+      this.ino = ino;
       this.number = number;
       this.suffix = suffix;
     }
@@ -76,8 +79,10 @@ final class LogFileWatch {
         }
         byte[] bytes;
         Object inode;
+        long ino;
         try {
           inode = Files.readAttributes(f, BasicFileAttributes.class).fileKey();
+          ino = (Long) Files.getAttribute(f, "unix:ino");
           bytes = Files.readAllBytes(f);
         } catch (NoSuchFileException e) {
           continue; // rotated away between the listing and the read: the next scan sees it
@@ -88,7 +93,7 @@ final class LogFileWatch {
           if (s != null) {
             s.deleted = true; // its inode was reused by a newer file
           }
-          s = new Seen(inode, all.size(), suffix);
+          s = new Seen(inode, ino, all.size(), suffix);
           all.add(s);
         }
         s.suffix = suffix;
@@ -121,6 +126,16 @@ final class LogFileWatch {
   /** Every file seen so far, oldest first. */
   synchronized List<Seen> files() {
     return List.copyOf(all);
+  }
+
+  /** The newest file seen with inode number {@code ino}, or null. */
+  synchronized Seen byIno(long ino) {
+    for (int i = all.size() - 1; i >= 0; i--) {
+      if (all.get(i).ino == ino) {
+        return all.get(i);
+      }
+    }
+    return null;
   }
 
   /** Lines written so far, as the scans saw them. */

@@ -171,6 +171,25 @@ final class TailRig {
   }
 
   /**
+   * Starts Fluent Bit again and returns the file its tail input opened first (by the inode its log
+   * names, not by the time this call returns: on a busy machine the writer may rotate the file
+   * between Fluent Bit's open and the test's next scan, which loses nothing).
+   */
+  static LogFileWatch.Seen startAgain(FluentBit fb, LogFileWatch watch, Supplier<String> writer) {
+    int before = fb.tailOpened().size();
+    fb.startAgain();
+    await(() -> fb.tailOpened().size() > before, Duration.ofSeconds(30), "Fluent Bit's tail opening a file",
+        writer);
+    long ino = fb.tailOpened().get(before);
+    watch.scan();
+    LogFileWatch.Seen opened = watch.byIno(ino);
+    if (opened == null) {
+      throw new AssertionError("Fluent Bit opened inode " + ino + ", which no scan saw: " + watch);
+    }
+    return opened;
+  }
+
+  /**
    * The truth of a stop while the file rotated past keep: the lines written after the last line
    * Fluent Bit read ({@code lastRead}) into files other than the one it started on again ({@code
    * restartFile}), older than it. Observed on Fluent Bit 5.1.1: started again, it reads only the

@@ -14,7 +14,10 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A real Fluent Bit, the log agent, for the tests that put one between logbench's write and its
@@ -33,6 +36,7 @@ public final class FluentBit implements AutoCloseable {
 
   public static final String BIN = "LOGBENCH_FLUENTBIT_BIN";
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern TAIL_OPENED = Pattern.compile("inotify_fs_add\\(\\): inode=([0-9]+)");
 
   private final Path bin;
   private final Path dir;
@@ -168,6 +172,21 @@ public final class FluentBit implements AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The inode numbers its tail input opened, in order, over every start so far: Fluent Bit logs
+   * {@code inotify_fs_add(): inode=N} (level info) for each file it starts to follow.
+   */
+  public List<Long> tailOpened() {
+    List<Long> out = new ArrayList<>();
+    if (process != null) {
+      Matcher m = TAIL_OPENED.matcher(process.log());
+      while (m.find()) {
+        out.add(Long.parseLong(m.group(1)));
+      }
+    }
+    return out;
   }
 
   /** The end of its log, for a failing test's message. */
