@@ -7,8 +7,9 @@ Runs COMMAND (e.g. `java -jar logbench.jar generate run.yaml`), finds the JVM th
 command (the launcher's second JVM, started with -Dlogbench.launched), and reads
 /proc/<pid>/task/*/stat (user + sys ticks) and /proc/<pid>/task/*/status (voluntary context
 switches) at FROM and at TO seconds after the start. Prints, per thread name (digits folded to N),
-the CPU-seconds between the two and the voluntary context switches a second, largest first, and
-their total; COMMAND's own output is discarded. Used for the steady-state figures of
+the CPU-seconds between the two (and of them, the kernel's: system time, which a profiler that
+may not sample the kernel does not see) and the voluntary context switches a second, largest
+first, and their total; COMMAND's own output is discarded. Used for the steady-state figures of
 docs/benchmarks.md.
 """
 import collections
@@ -34,8 +35,8 @@ def command_jvm():
 
 
 def snapshot(proc):
-    """{thread name: [CPU-s, voluntary switches]} over the live threads of proc."""
-    out = collections.defaultdict(lambda: [0.0, 0])
+    """{thread name: [CPU-s, voluntary switches, system CPU-s]} over the live threads of proc."""
+    out = collections.defaultdict(lambda: [0.0, 0, 0.0])
     for t in glob.glob(proc + "/task/*"):
         try:
             with open(t + "/stat") as f:
@@ -49,6 +50,7 @@ def snapshot(proc):
         row = out[name]
         row[0] += (int(fields[11]) + int(fields[12])) / TICKS
         row[1] += int(re.search(r"\nvoluntary_ctxt_switches:\s+(\d+)", status).group(1))
+        row[2] += int(fields[12]) / TICKS
     return out
 
 
@@ -69,14 +71,15 @@ def main():
     child.wait()
     seconds = end_at - start_at
     rows = []
-    for name, (cpu, switches) in after.items():
-        was = before.get(name, [0.0, 0])
-        rows.append((cpu - was[0], name, (switches - was[1]) / seconds))
+    for name, (cpu, switches, system) in after.items():
+        was = before.get(name, [0.0, 0, 0.0])
+        rows.append((cpu - was[0], name, (switches - was[1]) / seconds, system - was[2]))
     rows.sort(reverse=True)
-    print(f"{seconds:.0f} s from {start_at:.0f} s: {sum(r[0] for r in rows):.2f} CPU-s in all")
-    for cpu, name, per_second in rows:
+    print(f"{seconds:.0f} s from {start_at:.0f} s: {sum(r[0] for r in rows):.2f} CPU-s in all, "
+          f"{sum(r[3] for r in rows):.2f} of them system")
+    for cpu, name, per_second, system in rows:
         if cpu >= 0.05:
-            print(f"  {name:<40} {cpu:6.2f} CPU-s  {per_second:6.0f} voluntary switches/s")
+            print(f"  {name:<40} {cpu:6.2f} CPU-s ({system:5.2f} system)  {per_second:6.0f} voluntary switches/s")
 
 
 if __name__ == "__main__":
