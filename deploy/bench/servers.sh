@@ -8,7 +8,8 @@
 #   need_bin VAR WHAT        -> exits 2 unless $VAR names an executable
 #   app_run_file FILE NAME RATE SECONDS LINES EXTRA BACKENDS -> writes a run file of seed 000's app
 #     JSON lines (20 streams, stamped with their send time) at RATE lines/s for SECONDS (empty: no
-#     duration, as a canary's run file has none), LINES a request, parallelism 2, with the YAML
+#     duration, as a canary's run file has none), LINES a request, logbench's default parallelism
+#     (auto: one subtask per 1,000 requests a second; PARALLELISM=N writes N), with the YAML
 #     lines EXTRA (may be empty) and the backends list BACKENDS
 
 server_pids=()
@@ -135,7 +136,7 @@ timestamps: now
 batch: {lines: $5}
 window: 1m
 zone: UTC
-parallelism: 2
+parallelism: ${PARALLELISM:-auto}
 $6
 backends:
 $7

@@ -101,7 +101,7 @@ final class DatasetCommand implements Callable<Integer> {
       throw new UsageException("dataset: --until " + Format.time(until, config.zone())
           + " is not after --from " + Format.time(from, config.zone()) + ".");
     }
-    int parallelism = parallelismOption == null ? config.parallelism() : parallelismOption;
+    int parallelism = parallelismOption == null ? config.writerParallelism() : parallelismOption;
     if (parallelism < 1) {
       throw new UsageException("dataset: --parallelism " + parallelism + " is not valid; expected 1 or more.");
     }

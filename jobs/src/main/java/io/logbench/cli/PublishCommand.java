@@ -122,7 +122,7 @@ final class PublishCommand implements Callable<Integer> {
     try (jobs; PublishTarget target = new PublishTarget(kafka, topic)) {
       PublishTarget.Prepared prepared = target.prepare(partitions, firstMillis, lastMillis, overwrite);
       prepared.notes().forEach(n -> err.println("publish: " + n + "."));
-      int writers = Math.min(parallelismOption != null ? parallelismOption : config.parallelism(),
+      int writers = Math.min(parallelismOption != null ? parallelismOption : config.writerParallelism(),
           prepared.partitions());
       String prefix = transactionalIdPrefix != null ? transactionalIdPrefix : "logbench-publish-" + topic;
       Map<TopicPartition, Long> start = prepared.startOffsets();

@@ -165,8 +165,12 @@ public final class ConfigLoader {
     ZoneId defaultZone =
         DatasetSpec.NGINX_MONTH.equals(dataset.kind()) ? NginxMonthDataset.SCRIPT_ZONE : ZoneOffset.UTC;
     ZoneId zone = top.zone("zone", defaultZone);
-    int parallelism =
-        (int) top.integer("parallelism", 2, 1, 1024, "a Flink parallelism from 1 to 1024");
+    JsonNode parallelismValue = top.raw().get("parallelism");
+    boolean parallelismAuto = parallelismValue == null || parallelismValue.isNull()
+        || parallelismValue.isTextual() && parallelismValue.asText().equals(RunConfig.AUTO);
+    int parallelism = parallelismAuto ? RunConfig.autoParallelism(schedule, batchLines)
+        : (int) top.integer("parallelism", RunConfig.DEFAULT_PARALLELISM, 1, 1024,
+            "a Flink parallelism from 1 to 1024, or auto");
     ConfigNode run = top.mapping("run").allowOnly("dir", "checkpoint_interval", "checkpoint_dir", "ledger_kafka");
     io.logbench.ledger.LedgerKafka ledgerKafka = null;
     if (run.has("ledger_kafka")) {
@@ -194,8 +198,8 @@ public final class ConfigLoader {
       sanityCheck(dataset, schedule, timestamps);
     }
     keepDatasetTopicApart(dataset, backends);
-    return new RunConfig(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir,
-        backends, checkpointInterval, ledgerKafka, checkpointDir == null ? null
+    return new RunConfig(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism,
+        parallelismAuto, runDir, backends, checkpointInterval, ledgerKafka, checkpointDir == null ? null
             : runDir(run, "checkpoint_dir", checkpointDir),
         visibility, canary);
   }

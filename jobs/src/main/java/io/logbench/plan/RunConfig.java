@@ -18,7 +18,11 @@ import java.util.List;
  * @param batchLines lines per batch (one request to a backend)
  * @param window window size of the expected counts and verification; divides a day
  * @param zone zone in which windows and day files are aligned and times printed
- * @param parallelism Flink parallelism (stripes of the source)
+ * @param parallelism Flink parallelism (stripes of the source) of the jobs that follow the
+ *     schedule ({@code generate}, {@code canary}): the run file's, or {@link #autoParallelism}
+ * @param parallelismAuto whether the run file left the parallelism to logbench ({@code auto} or
+ *     no key): then {@code dataset} and {@code publish}, which make lines as fast as they can,
+ *     use {@link #DEFAULT_PARALLELISM} ({@link #writerParallelism})
  * @param runDir where this run's files go ({@code run.dir}: a path, or a URI of a Flink file system)
  * @param backends the backends the {@code generate} job delivers to, in file order (names unique)
  * @param checkpointInterval how often the generate job checkpoints (at-least-once recovery)
@@ -39,6 +43,7 @@ public record RunConfig(
     Duration window,
     ZoneId zone,
     int parallelism,
+    boolean parallelismAuto,
     RunDir runDir,
     List<BackendConfig> backends,
     Duration checkpointInterval,
@@ -52,12 +57,57 @@ public record RunConfig(
       Duration window, ZoneId zone, int parallelism, RunDir runDir, List<BackendConfig> backends,
       Duration checkpointInterval, io.logbench.ledger.LedgerKafka ledgerKafka, RunDir checkpointDir,
       io.logbench.sink.VisibilitySettings visibility) {
-    this(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, runDir, backends,
+    this(name, dataset, schedule, timestamps, batchLines, window, zone, parallelism, false, runDir, backends,
         checkpointInterval, ledgerKafka, checkpointDir, visibility, null);
   }
 
   public RunConfig {
     visibility = visibility == null ? io.logbench.sink.VisibilitySettings.defaults() : visibility;
+  }
+
+  /** The value of {@code parallelism} that leaves it to logbench (as leaving the key out does). */
+  public static final String AUTO = "auto";
+
+  /**
+   * The parallelism of {@code dataset} and {@code publish}, and of {@code generate} for a replay
+   * or an unpaced schedule, when the run file leaves it to logbench.
+   */
+  public static final int DEFAULT_PARALLELISM = 2;
+
+  /**
+   * Requests a second one source subtask carries at the schedule's peak, when the run file leaves
+   * the parallelism to logbench. Measured (docs/benchmarks.md, "Eleventh round"): one subtask held
+   * 1,000 requests of 100 lines a second into a real VictoriaLogs on the same two cores, p95 under
+   * 200 ms, for less CPU than two (each subtask is a source task, an HTTP I/O thread, buffer
+   * flushers and ledger tasks, each waking on its own).
+   */
+  public static final int REQUESTS_PER_SUBTASK = 1000;
+
+  /**
+   * The parallelism logbench picks for a schedule: for a constant rate or a ladder, one subtask per
+   * {@value #REQUESTS_PER_SUBTASK} requests a second at the peak rate ({@code batchLines} lines a
+   * request), at least one; for a replay (its rate follows the dataset's curve) or an unpaced
+   * schedule, {@value #DEFAULT_PARALLELISM}.
+   */
+  public static int autoParallelism(ScheduleSpec schedule, int batchLines) {
+    double peak = switch (schedule.kind()) {
+      case ScheduleSpec.CONSTANT -> schedule.rate();
+      case ScheduleSpec.LADDER -> schedule.steps().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+      default -> Double.NaN;
+    };
+    if (!(peak > 0)) {
+      return DEFAULT_PARALLELISM;
+    }
+    double requests = peak / batchLines;
+    return (int) Math.max(1, Math.min(1024, Math.ceil(requests / REQUESTS_PER_SUBTASK)));
+  }
+
+  /**
+   * The parallelism of the commands that make lines as fast as they can ({@code dataset}, {@code
+   * publish}): the run file's, or {@value #DEFAULT_PARALLELISM} when it leaves it to logbench.
+   */
+  public int writerParallelism() {
+    return parallelismAuto ? DEFAULT_PARALLELISM : parallelism;
   }
 
   /** Checkpoint interval when {@code run.checkpoint_interval} is not given. */
@@ -78,8 +128,8 @@ public record RunConfig(
   /** The same run with another window size (checked like the file's). */
   public RunConfig withWindow(Duration newWindow) {
     ConfigLoader.checkWindow("--window", newWindow);
-    return new RunConfig(name, dataset, schedule, timestamps, batchLines, newWindow, zone, parallelism, runDir,
-        backends, checkpointInterval, ledgerKafka, checkpointDir, visibility, canary);
+    return new RunConfig(name, dataset, schedule, timestamps, batchLines, newWindow, zone, parallelism,
+        parallelismAuto, runDir, backends, checkpointInterval, ledgerKafka, checkpointDir, visibility, canary);
   }
 
   /** Whether this is a canary's run file (it has a {@code canary:} block). */

@@ -76,6 +76,34 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void theParallelismLeftToLogbenchIsOneSubtaskPerThousandRequestsASecondAtThePeak() {
+    String app = "dataset:\n  kind: app-json\n  lines: 1000\n";
+    // 100-line requests: one subtask up to 100,000 lines/s, at the peak of a ladder too
+    assertThat(parse(app + "schedule: {kind: constant, rate: 20000}\n").parallelism()).isEqualTo(1);
+    assertThat(parse(app + "schedule: {kind: constant, rate: 100000}\n").parallelism()).isEqualTo(1);
+    assertThat(parse(app + "schedule: {kind: constant, rate: 100001}\n").parallelism()).isEqualTo(2);
+    assertThat(parse(app + "schedule: {kind: ladder, steps: [5000, 250000, 10000]}\n").parallelism()).isEqualTo(3);
+    // requests, not lines: 10-line requests at 20,000 lines/s are 2,000 requests a second
+    assertThat(parse(app + "batch: {lines: 10}\nschedule: {kind: constant, rate: 20000}\n").parallelism())
+        .isEqualTo(2);
+    assertThat(parse(app + "parallelism: auto\nschedule: {kind: constant, rate: 20000}\n").parallelism())
+        .isEqualTo(1);
+    // a replay's rate follows the dataset, an unpaced one the backend: the default
+    assertThat(parse(NGINX).parallelism()).isEqualTo(RunConfig.DEFAULT_PARALLELISM);
+    assertThat(parse(NGINX + "schedule: {kind: replay, speedup: 60}\n").parallelism())
+        .isEqualTo(RunConfig.DEFAULT_PARALLELISM);
+    // dataset and publish make lines as fast as they can: the default unless the file says
+    RunConfig auto = parse(app + "schedule: {kind: constant, rate: 20000}\n");
+    assertThat(auto.parallelismAuto()).isTrue();
+    assertThat(auto.writerParallelism()).isEqualTo(RunConfig.DEFAULT_PARALLELISM);
+    RunConfig one = parse(app + "parallelism: 1\nschedule: {kind: constant, rate: 20000}\n");
+    assertThat(one.parallelismAuto()).isFalse();
+    assertThat(one.writerParallelism()).isEqualTo(1);
+    assertThat(one.withWindow(Duration.ofMinutes(5)).parallelismAuto()).isFalse();
+    assertThat(auto.withWindow(Duration.ofMinutes(5)).writerParallelism()).isEqualTo(RunConfig.DEFAULT_PARALLELISM);
+  }
+
+  @Test
   void aPacingTickMayBeZeroOrLonger() {
     assertThat(parse(NGINX + "schedule:\n  kind: constant\n  rate: 5\n  tick: 0s\n").schedule().tick()).isZero();
     assertThat(parse(NGINX + "schedule:\n  kind: replay\n  tick: 20ms\n").schedule().tick())
@@ -140,7 +168,9 @@ class ConfigLoaderTest {
     fails(NGINX + "schedule:\n  kind: warp\n",
         "schedule.kind: \"warp\" is not valid; expected one of constant, ladder, replay, max.");
     fails(NGINX + "parallelism: 0\n",
-        "parallelism: 0 is not valid; expected a Flink parallelism from 1 to 1024.");
+        "parallelism: 0 is not valid; expected a Flink parallelism from 1 to 1024, or auto.");
+    fails(NGINX + "parallelism: many\n",
+        "parallelism: \"many\" is not valid; expected a Flink parallelism from 1 to 1024, or auto.");
     fails(NGINX + "zone: Mars/Olympus\n",
         "zone: \"Mars/Olympus\" is not valid; expected a time zone such as UTC or America/Sao_Paulo.");
   }
