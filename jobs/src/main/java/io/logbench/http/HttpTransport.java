@@ -41,8 +41,9 @@ public interface HttpTransport extends AutoCloseable {
 
     /**
      * Sends {@code body} with {@code contentType}; {@code answer} is called once, on an I/O
-     * thread, with the answer or the failure. The body is released once its bytes are written or
-     * the request failed; the caller must not change it before.
+     * thread, with the answer or the failure. The body is released once its bytes are copied or
+     * written, or the request failed, possibly before this returns; the caller must not change it
+     * before.
      */
     void post(String contentType, RequestBody body, Answer answer);
   }
@@ -58,8 +59,8 @@ public interface HttpTransport extends AutoCloseable {
   }
 
   /**
-   * A request body: the first {@link #length} bytes of {@link #array}, written as they are (no
-   * copy), then {@link #release}d so its owner can reuse the array.
+   * A request body: the first {@link #length} bytes of {@link #array}, copied once into the
+   * request's buffer, then {@link #release}d so its owner can reuse the array.
    */
   interface RequestBody {
 
@@ -67,7 +68,7 @@ public interface HttpTransport extends AutoCloseable {
 
     int length();
 
-    /** Called once, on an I/O thread, when the transport no longer needs the bytes. */
+    /** Called once, on the posting thread or an I/O thread, when the transport no longer needs the bytes. */
     void release();
 
     /** A body of all of {@code bytes}, with nothing to do on release. */

@@ -4,59 +4,66 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
-import io.netty.buffer.UnpooledByteBufAllocator;
-import io.netty.buffer.UnpooledHeapByteBuf;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
-import io.netty.channel.pool.AbstractChannelPoolHandler;
-import io.netty.channel.pool.ChannelHealthChecker;
-import io.netty.channel.pool.SimpleChannelPool;
-import io.netty.handler.codec.http.DefaultFullHttpRequest;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.unix.FileDescriptor;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.EmptyHttpHeaders;
 import io.netty.handler.codec.http.FullHttpResponse;
-import io.netty.handler.codec.http.HttpClientCodec;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseDecoder;
 import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
-import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLParameters;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link HttpTransport} on Netty's HTTP/1.1 codec: a {@link SimpleChannelPool} of keep-alive
- * connections (most recently used first, so a steady load keeps as few open as it has requests in
- * flight), on the JVM's shared {@link EventLoops}. A request's body is the caller's array wrapped
- * as it is; Netty's pooled allocator holds everything else (headers, answers, socket copies).
+ * {@link HttpTransport} on Netty: keep-alive connections (the most recently used first, so a
+ * steady load keeps as few open as it has requests in flight) on the JVM's shared {@link
+ * EventLoops}, answers read by Netty's HTTP/1.1 decoder on the connection's I/O thread.
  *
- * <p>Each connection carries one request at a time (no pipelining); its handler times the request
- * out on the connection's own event loop and closes the connection then, since an answer may
- * still be on its way. A connection the server closed while idle is noticed by the pool's health
- * check before reuse; one that closes under a request fails that request as an I/O error.
+ * <p>A request is written by the thread that posts it, straight to an idle connection's socket,
+ * when the connection is plain TCP on the native epoll transport: the request's head and body
+ * are copied into one pooled direct buffer and written with one non-blocking system call, and the
+ * I/O thread only wakes for the answer. Handing the write to the I/O thread instead (Netty's way)
+ * woke it twice a request, once to write and once to read: about half its CPU at a steady rate,
+ * where each request has wake-ups of its own (docs/benchmarks.md, eleventh round). What the socket
+ * does not take at once, a request that needs a new connection, TLS and Java's NIO transport go
+ * through the I/O thread, in the same bytes. The I/O thread alone reads; a connection carries one
+ * request at a time (no pipelining), so the two threads never write to one socket at once.
+ *
+ * <p>An exchange ends exactly once: with its answer, with the connection's close, or at its
+ * deadline (checked by a sweep on the I/O thread every tenth of the request timeout, at most
+ * every second), whichever claims it first. A connection the server closed while idle is noticed
+ * when its close reaches the I/O thread; a request written to it in the moment before fails as an
+ * I/O error.
  */
 final class NettyTransport implements HttpTransport {
 
@@ -71,17 +78,18 @@ final class NettyTransport implements HttpTransport {
   private final String hostHeader;
   private final long requestTimeoutNanos;
   /**
-   * The one I/O thread of this transport's connections (one of the shared group's, in turn): a
-   * request is then one hand-off to it, the pool's acquire and the write both on it. With the
-   * connections spread over the group, the pool handed each acquire to the connection's thread and
-   * the write to it again when the acquire had finished first: up to two wake-ups of an I/O thread
-   * a request instead of one.
+   * The one I/O thread of this transport's connections (one of the shared group's, in turn):
+   * connecting, reading every answer, and writing what the posting thread could not.
    */
   private final EventLoop loop;
-  private final SimpleChannelPool pool;
+  private final Bootstrap bootstrap;
   private final SslContext ssl;
+  /** Idle connections, the most recently used last; taken by posting threads and the I/O thread. */
+  private final ConcurrentLinkedDeque<Channel> idle = new ConcurrentLinkedDeque<>();
   private final Set<Channel> open = ConcurrentHashMap.newKeySet();
   private final AtomicLong connectionsOpened = new AtomicLong();
+  private final AtomicLong writtenByPoster = new AtomicLong();
+  private final ScheduledFuture<?> sweep;
   private volatile boolean closed;
 
   NettyTransport(Settings settings) {
@@ -95,7 +103,7 @@ final class NettyTransport implements HttpTransport {
     this.requestTimeoutNanos = settings.requestTimeout().toNanos();
     this.ssl = https ? Tls.clientContext(settings.tls(), settings.name()) : null;
     this.loop = EventLoops.acquire().next();
-    Bootstrap bootstrap =
+    this.bootstrap =
         new Bootstrap()
             .group(loop)
             .channel(EventLoops.socketChannel())
@@ -104,8 +112,15 @@ final class NettyTransport implements HttpTransport {
             .option(ChannelOption.SO_KEEPALIVE, true)
             .option(ChannelOption.ALLOCATOR, PooledByteBufAllocator.DEFAULT)
             // resolved at each connect, so a changed DNS name is followed
-            .remoteAddress(InetSocketAddress.createUnresolved(host, port));
-    this.pool = new SimpleChannelPool(bootstrap, new PoolHandler(), ChannelHealthChecker.ACTIVE, true, true);
+            .remoteAddress(InetSocketAddress.createUnresolved(host, port))
+            .handler(new ChannelInitializer<Channel>() {
+              @Override
+              protected void initChannel(Channel ch) {
+                setUp(ch);
+              }
+            });
+    long every = Math.max(TimeUnit.MILLISECONDS.toNanos(10), Math.min(TimeUnit.SECONDS.toNanos(1), requestTimeoutNanos / 10));
+    this.sweep = loop.scheduleAtFixedRate(this::sweep, every, every, TimeUnit.NANOSECONDS);
   }
 
   @Override
@@ -118,10 +133,14 @@ final class NettyTransport implements HttpTransport {
     }
     String target = (uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath())
         + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
-    HttpHeaders template = new DefaultHttpHeaders();
-    template.set(HttpHeaderNames.HOST, hostHeader);
-    headers.forEach(template::set);
-    return (contentType, body, answer) -> post(target, template, contentType, body, answer);
+    // Netty's header map checks names and values (no line breaks: no header injection)
+    HttpHeaders checked = new DefaultHttpHeaders();
+    checked.set(HttpHeaderNames.HOST, hostHeader);
+    headers.forEach(checked::set);
+    StringBuilder head = new StringBuilder("POST ").append(target).append(" HTTP/1.1\r\n");
+    checked.forEach(e -> head.append(e.getKey()).append(": ").append(e.getValue()).append("\r\n"));
+    byte[] start = head.toString().getBytes(StandardCharsets.UTF_8);
+    return (contentType, body, answer) -> post(start, contentType, body, answer);
   }
 
   /** Connections opened so far (a pool that keeps them alive opens about as many as requests in flight). */
@@ -134,46 +153,81 @@ final class NettyTransport implements HttpTransport {
     return open.size();
   }
 
-  private void post(String target, HttpHeaders template, String contentType, RequestBody body, Answer answer) {
+  /** Requests the posting thread wrote whole to the socket itself, without the I/O thread. */
+  long writtenByPoster() {
+    return writtenByPoster.get();
+  }
+
+  private void post(byte[] start, String contentType, RequestBody body, Answer answer) {
     if (closed) {
       body.release();
       answer.failed(new IOException("The HTTP transport of " + settings.name() + " is closed."));
       return;
     }
-    HttpHeaders headers = template.copy();
-    headers.set(HttpHeaderNames.CONTENT_TYPE, contentType);
-    headers.setInt(HttpHeaderNames.CONTENT_LENGTH, body.length());
-    DefaultFullHttpRequest request = new DefaultFullHttpRequest(
-        HttpVersion.HTTP_1_1, HttpMethod.POST, target, new BodyBuf(body), headers, EmptyHttpHeaders.INSTANCE);
-    if (loop.inEventLoop()) {
-      send(request, answer);
-    } else {
-      loop.execute(() -> send(request, answer));
+    ByteBuf request = request(start, contentType, body);
+    if (ssl == null && request.hasMemoryAddress() && !loop.inEventLoop()) {
+      for (Channel ch = idle.pollLast(); ch != null; ch = idle.pollLast()) {
+        if (ch instanceof EpollSocketChannel epoll && ch.isActive()) {
+          exchange(ch).writeHere(epoll.fd(), request, answer);
+          return;
+        }
+      }
+    }
+    loop.execute(() -> send(request, answer));
+  }
+
+  /** The request's bytes: the endpoint's head, its content type and length, then the body. */
+  private static ByteBuf request(byte[] start, String contentType, RequestBody body) {
+    String rest = "content-type: " + contentType + "\r\ncontent-length: " + body.length() + "\r\n\r\n";
+    ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer(start.length + rest.length() + body.length());
+    try {
+      buf.writeBytes(start);
+      buf.writeCharSequence(rest, StandardCharsets.UTF_8);
+      buf.writeBytes(body.array(), 0, body.length());
+    } finally {
+      body.release();
+    }
+    return buf;
+  }
+
+  /** On {@link #loop}: the most recently used idle connection, or a new one, then the request on it. */
+  private void send(ByteBuf request, Answer answer) {
+    for (Channel ch = idle.pollLast(); ch != null; ch = idle.pollLast()) {
+      if (ch.isActive()) {
+        exchange(ch).writeOnLoop(request, answer);
+        return;
+      }
+    }
+    ChannelFuture connected = bootstrap.connect();
+    connected.addListener(f -> {
+      if (!f.isSuccess()) {
+        request.release();
+        answer.failed(connectFailure(f.cause()));
+        return;
+      }
+      exchange(connected.channel()).writeOnLoop(request, answer);
+    });
+  }
+
+  private static Exchange exchange(Channel ch) {
+    return ch.pipeline().get(Exchange.class);
+  }
+
+  /** On {@link #loop}: a connection whose exchange ended goes back to the idle ones while it is open. */
+  private void release(Channel ch) {
+    if (ch.isActive() && !closed) {
+      idle.addLast(ch);
     }
   }
 
-  /** On {@link #loop}: a connection from the pool, then the request on it. */
-  private void send(DefaultFullHttpRequest request, Answer answer) {
-    Future<Channel> acquired = pool.acquire();
-    if (acquired.isDone()) {
-      acquired(acquired, request, answer);
-    } else {
-      acquired.addListener(f -> acquired(acquired, request, answer));
-    }
-  }
-
-  private void acquired(Future<Channel> acquired, DefaultFullHttpRequest request, Answer answer) {
-    if (!acquired.isSuccess()) {
-      request.release();
-      answer.failed(connectFailure(acquired.cause()));
-      return;
-    }
-    Channel ch = acquired.getNow();
-    Exchange exchange = ch.pipeline().get(Exchange.class);
-    if (ch.eventLoop().inEventLoop()) {
-      exchange.start(request, answer);
-    } else {
-      ch.eventLoop().execute(() -> exchange.start(request, answer));
+  /** On {@link #loop}: ends every exchange past its deadline. */
+  private void sweep() {
+    long now = System.nanoTime();
+    for (Channel ch : open) {
+      Exchange e = ch.pipeline().get(Exchange.class);
+      if (e != null) {
+        e.timeOutIfDue(now);
+      }
     }
   }
 
@@ -200,6 +254,7 @@ final class NettyTransport implements HttpTransport {
       return;
     }
     closed = true;
+    sweep.cancel(false);
     for (Channel ch : open) {
       ch.close();
     }
@@ -211,32 +266,35 @@ final class NettyTransport implements HttpTransport {
     return "NettyTransport{" + settings.base().getScheme() + "://" + hostHeader + ", " + settings.name() + "}";
   }
 
-  /** Sets up each new connection: TLS for https, the HTTP codec, whole answers, the exchange. */
-  private final class PoolHandler extends AbstractChannelPoolHandler {
-    @Override
-    public void channelCreated(Channel ch) {
-      connectionsOpened.incrementAndGet();
-      open.add(ch);
-      ch.closeFuture().addListener(f -> open.remove(ch));
-      if (closed) {
-        ch.close();
-      }
-      if (ssl != null) {
-        SSLEngine engine = ssl.newEngine(ch.alloc(), host, port);
-        if (!settings.tls().insecure()) {
-          SSLParameters params = engine.getSSLParameters();
-          params.setEndpointIdentificationAlgorithm("HTTPS");
-          engine.setSSLParameters(params);
-        }
-        ch.pipeline().addLast(new SslHandler(engine));
-      }
-      ch.pipeline().addLast(new HttpClientCodec(), new HttpObjectAggregator(MAX_ANSWER_BYTES), new Exchange(ch));
+  /** Sets up each new connection: TLS for https, the answer decoder, whole answers, the exchange. */
+  private void setUp(Channel ch) {
+    connectionsOpened.incrementAndGet();
+    open.add(ch);
+    ch.closeFuture().addListener(f -> {
+      open.remove(ch);
+      idle.remove(ch);
+    });
+    if (closed) {
+      ch.close();
     }
+    if (ssl != null) {
+      SSLEngine engine = ssl.newEngine(ch.alloc(), host, port);
+      if (!settings.tls().insecure()) {
+        SSLParameters params = engine.getSSLParameters();
+        params.setEndpointIdentificationAlgorithm("HTTPS");
+        engine.setSSLParameters(params);
+      }
+      ch.pipeline().addLast(new SslHandler(engine));
+    }
+    // every request is a POST, so an answer's body is read as its headers say (never a HEAD's)
+    ch.pipeline().addLast(new HttpResponseDecoder(), new HttpObjectAggregator(MAX_ANSWER_BYTES), new Exchange(ch));
   }
 
   /**
-   * The request on one connection, if any, and its answer: every method runs on the connection's
-   * event loop, so the state needs no lock.
+   * The request on one connection, if any, and its answer. The answer callback is claimed
+   * atomically by whichever ends the exchange (the answer, the connection's close, the deadline,
+   * a failed write); everything else runs on the connection's I/O thread, but for {@link
+   * #writeHere}, which sets the exchange up before its bytes leave.
    */
   private final class Exchange extends ChannelInboundHandlerAdapter {
     private final Channel ch;
@@ -245,28 +303,66 @@ final class NettyTransport implements HttpTransport {
         fail(ioError("The request could not be written", f.cause()), true);
       }
     };
-    private Answer answer;
-    private ScheduledFuture<?> timeout;
+    /** The request's callback until its exchange ends; null between requests. */
+    private volatile Answer answer;
+    private volatile long deadlineNanos;
 
     Exchange(Channel ch) {
       this.ch = ch;
     }
 
-    void start(DefaultFullHttpRequest request, Answer answer) {
-      if (!ch.isActive() || this.answer != null) {
+    /**
+     * On the posting thread: the request written to the socket from here, the rest (if the socket
+     * did not take it all) handed to the I/O thread.
+     */
+    void writeHere(FileDescriptor fd, ByteBuf request, Answer a) {
+      deadlineNanos = System.nanoTime() + requestTimeoutNanos;
+      answer = a;
+      if (!ch.isActive()) {
+        // closed after it was taken: its close may have come before the answer was set; the
+        // callback runs on the I/O thread, as every answer's does
         request.release();
-        pool.release(ch);
-        answer.failed(new IOException("The connection to " + settings.name() + " closed before the request was sent."));
+        loop.execute(() -> fail(new IOException("The connection to " + settings.name()
+            + " closed before the request was sent."), false));
         return;
       }
-      this.answer = answer;
-      this.timeout = ch.eventLoop().schedule(this::timedOut, requestTimeoutNanos, TimeUnit.NANOSECONDS);
+      int length = request.readableBytes();
+      int n;
+      try {
+        n = fd.writeAddress(request.memoryAddress(), request.readerIndex(), request.writerIndex());
+      } catch (IOException e) {
+        request.release();
+        loop.execute(() -> fail(ioError("The request could not be written", e), true));
+        return;
+      }
+      if (n == length) {
+        request.release();
+        writtenByPoster.incrementAndGet();
+        return;
+      }
+      request.skipBytes(n);
+      loop.execute(() -> ch.writeAndFlush(request).addListener(written));
+    }
+
+    /** On the I/O thread: the request through the channel's pipeline. */
+    void writeOnLoop(ByteBuf request, Answer a) {
+      if (!ch.isActive() || answer != null) {
+        request.release();
+        release(ch);
+        a.failed(new IOException("The connection to " + settings.name() + " closed before the request was sent."));
+        return;
+      }
+      deadlineNanos = System.nanoTime() + requestTimeoutNanos;
+      answer = a;
       ch.writeAndFlush(request).addListener(written);
     }
 
-    private void timedOut() {
-      fail(new HttpTimeoutException("No answer from " + settings.name() + " within "
-          + settings.requestTimeout().toMillis() + " ms."), true);
+    /** On the I/O thread: the exchange times out when its deadline passed. */
+    void timeOutIfDue(long now) {
+      if (answer != null && now - deadlineNanos >= 0) {
+        fail(new HttpTimeoutException("No answer from " + settings.name() + " within "
+            + settings.requestTimeout().toMillis() + " ms."), true);
+      }
     }
 
     @Override
@@ -290,12 +386,14 @@ final class NettyTransport implements HttpTransport {
         }
         ByteBuf content = response.content();
         byte[] body = content.isReadable() ? ByteBufUtil.getBytes(content) : EMPTY;
-        boolean keepAlive = HttpUtil.isKeepAlive(response);
-        Answer a = finish();
-        if (!keepAlive) {
+        Answer a = claim();
+        if (a == null) {
+          return;
+        }
+        if (!HttpUtil.isKeepAlive(response)) {
           ch.close();
         }
-        pool.release(ch);
+        release(ch);
         call(a, status, body);
       } finally {
         ReferenceCountUtil.release(msg);
@@ -318,25 +416,20 @@ final class NettyTransport implements HttpTransport {
       fail(ioError("The connection failed", cause), true);
     }
 
-    private Answer finish() {
-      Answer a = answer;
-      answer = null;
-      if (timeout != null) {
-        timeout.cancel(false);
-        timeout = null;
-      }
-      return a;
+    /** The callback, for the one caller that ends the exchange; null for any other. */
+    private Answer claim() {
+      return ANSWER.getAndSet(this, null);
     }
 
     private void fail(IOException error, boolean close) {
-      if (answer == null) {
+      Answer a = claim();
+      if (a == null) {
         return;
       }
-      Answer a = finish();
       if (close) {
         ch.close();
       }
-      pool.release(ch);
+      release(ch);
       try {
         a.failed(error);
       } catch (RuntimeException e) {
@@ -361,21 +454,9 @@ final class NettyTransport implements HttpTransport {
     }
   }
 
+  @SuppressWarnings("rawtypes")
+  private static final AtomicReferenceFieldUpdater<Exchange, Answer> ANSWER =
+      AtomicReferenceFieldUpdater.newUpdater(Exchange.class, Answer.class, "answer");
+
   private static final byte[] EMPTY = new byte[0];
-
-  /** A request body's array as a buffer, handed back to its owner when Netty releases it. */
-  private static final class BodyBuf extends UnpooledHeapByteBuf {
-    private final RequestBody body;
-
-    BodyBuf(RequestBody body) {
-      super(UnpooledByteBufAllocator.DEFAULT, body.array(), body.array().length);
-      this.body = body;
-      writerIndex(body.length());
-    }
-
-    @Override
-    protected void freeArray(byte[] array) {
-      body.release();
-    }
-  }
 }

@@ -13,9 +13,15 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpUtil;
@@ -78,7 +84,11 @@ class NettyTransportTest {
     serverGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
   }
 
-  /** /ok answers 200 "ok", /status/N answers N with "status N", /hang never answers, /close hangs up. */
+  /**
+   * /ok answers 200 "ok", /status/N answers N with "status N", /hang never answers, /close hangs
+   * up, /chunked answers an interim 100 then "one,two,three" in three chunks, /bye answers "ok"
+   * and closes the connection.
+   */
   private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
@@ -100,11 +110,26 @@ class NettyTransportTest {
         ctx.close();
         return;
       }
+      if (uri.startsWith("/chunked")) {
+        ctx.write(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE));
+        HttpResponse head = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK);
+        HttpUtil.setTransferEncodingChunked(head, true);
+        ctx.write(head);
+        ctx.write(new DefaultHttpContent(Unpooled.copiedBuffer("one,", StandardCharsets.US_ASCII)));
+        ctx.write(new DefaultHttpContent(Unpooled.copiedBuffer("two,", StandardCharsets.US_ASCII)));
+        ctx.writeAndFlush(new DefaultLastHttpContent(Unpooled.copiedBuffer("three", StandardCharsets.US_ASCII)));
+        return;
+      }
       int status = uri.startsWith("/status/") ? Integer.parseInt(uri.substring("/status/".length())) : 200;
       byte[] body = (status == 200 ? "ok" : "status " + status).getBytes(StandardCharsets.US_ASCII);
       FullHttpResponse res = new DefaultFullHttpResponse(
           HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), Unpooled.wrappedBuffer(body));
       HttpUtil.setContentLength(res, body.length);
+      if (uri.startsWith("/bye")) {
+        res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(res).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        return;
+      }
       ctx.writeAndFlush(res);
     }
   }
@@ -174,6 +199,55 @@ class NettyTransportTest {
       // a failed request releases its body too
       assertThat(post(t, base.resolve("/close"), body).error()).isInstanceOf(IOException.class);
       assertThat(released).hasValue(2);
+    }
+  }
+
+  /**
+   * On the epoll transport, a request to an idle connection is written by the thread that posts
+   * it (the I/O thread only reads the answer); the first, which connects, goes through the I/O
+   * thread. The answers and the server's requests are the same either way.
+   */
+  @Test
+  void requestsToAnIdleConnectionAreWrittenByThePostingThread() throws Exception {
+    try (NettyTransport t = (NettyTransport) HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      org.junit.jupiter.api.Assumptions.assumeTrue("epoll".equals(EventLoops.transport()),
+          "the posting thread writes only on Netty's epoll transport; this JVM runs " + EventLoops.transport());
+      for (int i = 0; i < 50; i++) {
+        Result r = post(t, base.resolve("/record"), HttpTransport.RequestBody.of(("body " + i).getBytes(StandardCharsets.UTF_8)));
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("ok");
+      }
+      assertThat(t.writtenByPoster()).isEqualTo(49);
+      assertThat(t.connectionsOpened()).isEqualTo(1);
+      assertThat(bodies).hasSize(50).first().isEqualTo("body 0|yes");
+      assertThat(bodies).last().isEqualTo("body 49|yes");
+    }
+  }
+
+  /** An answer in chunks after an interim 100 is one body, and its connection is used again. */
+  @Test
+  void aChunkedAnswerAfterAnInterimOneIsWholeAndItsConnectionServesTheNext() throws Exception {
+    try (NettyTransport t = (NettyTransport) HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      for (int i = 0; i < 3; i++) {
+        Result r = post(t, base.resolve("/chunked"), HttpTransport.RequestBody.of(new byte[] {1}));
+        assertThat(r.error()).isNull();
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.body()).isEqualTo("one,two,three");
+      }
+      assertThat(t.connectionsOpened()).isEqualTo(1);
+    }
+  }
+
+  /** An answer that says Connection: close is read whole; the next request opens a new connection. */
+  @Test
+  void anAnswerThatClosesItsConnectionIsWholeAndTheNextRequestConnectsAgain() throws Exception {
+    try (NettyTransport t = (NettyTransport) HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      Result r = post(t, base.resolve("/bye"), HttpTransport.RequestBody.of(new byte[] {1}));
+      assertThat(r.status()).isEqualTo(200);
+      assertThat(r.body()).isEqualTo("ok");
+      Result next = post(t, base.resolve("/ok"), HttpTransport.RequestBody.of(new byte[] {1}));
+      assertThat(next.status()).isEqualTo(200);
+      assertThat(t.connectionsOpened()).isEqualTo(2);
     }
   }
 
@@ -273,6 +347,9 @@ class NettyTransportTest {
           .as("threads started during 10,000 requests").isLessThanOrEqualTo(2);
       assertThat(peak.get()).as("most live threads during the requests").isLessThanOrEqualTo(liveBefore + 2);
       assertThat(t.connectionsOpened()).as("connections opened").isLessThanOrEqualTo(inFlight);
+      if ("epoll".equals(EventLoops.transport())) {
+        assertThat(t.writtenByPoster()).as("requests the posting threads wrote").isGreaterThan(9_000);
+      }
     }
   }
 

@@ -6,9 +6,9 @@ import java.util.ArrayDeque;
 
 /**
  * A sender's reusable request bodies: the encoder writes a batch into a body taken here, the
- * transport writes that very array to the socket and releases the body, which comes back for a
- * later batch. So a steady run allocates no body arrays, and a body is never changed while the
- * transport still reads it. Taken on the delivery thread, given back on an I/O thread.
+ * transport copies that array into the request's buffer and releases the body, which comes back
+ * for a later batch. So a steady run allocates no body arrays, and a body is never changed while the
+ * transport still reads it. Taken on the delivery thread, given back on it or on an I/O thread.
  */
 public final class BodyPool {
 
