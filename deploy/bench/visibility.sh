@@ -11,7 +11,7 @@
 #   SAMPLES ["100 0"]   visibility.sample values (0: off)
 #   BACKEND [victorialogs]   victorialogs or loki (a real server, from LOGBENCH_*_BIN)
 #   RATE [100000]  LINES [100] (a request)  DURATION [60] (s)  ROUNDS [2]
-#   PARALLELISM [2]  JAVA_OPTS [-Xmx1g]  OUT [target/visibility-bench]
+#   PARALLELISM [auto] (the run file's, as servers.sh writes it)  JAVA_OPTS [-Xmx1g]  OUT [target/visibility-bench]
 #   WARMUP [10] s of the first jar at 20k lines/s into the fresh server first, not measured (a
 #     fresh VictoriaLogs answered its first minute seconds late in these runs; it also makes the
 #     first jar's class-data archive)
@@ -27,7 +27,6 @@ rate="${RATE:-100000}"
 lines="${LINES:-100}"
 duration="${DURATION:-60}"
 rounds="${ROUNDS:-2}"
-parallelism="${PARALLELISM:-2}"
 java_opts="${JAVA_OPTS:--Xmx1g}"
 out="${OUT:-$root/target/visibility-bench}"
 mkdir -p "$out"

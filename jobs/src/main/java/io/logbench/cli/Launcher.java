@@ -73,6 +73,20 @@ public final class Launcher {
   static final List<String> LATER_C2 = List.of("-XX:Tier4InvocationThreshold=100000",
       "-XX:Tier4MinInvocationThreshold=20000", "-XX:Tier4CompileThreshold=120000", "-XX:Tier4BackEdgeThreshold=400000");
 
+  /**
+   * The command's JVM samples its performance counters (what {@code jstat} and {@code jps} read)
+   * once a second instead of every 50 ms: the sampling was the busiest thread of an idle canary
+   * (20 wake-ups a second, a tenth of its CPU; docs/benchmarks.md, eleventh round). The counters
+   * that events update (collections, compilations, class loading) are as before.
+   */
+  static final String PERF_DATA_EVERY_SECOND = "-XX:PerfDataSamplingInterval=1000";
+
+  /** {@link #PERF_DATA_EVERY_SECOND}, unless the JVM was given its own performance-data options. */
+  static List<String> perfData(List<String> jvm) {
+    return jvm.stream().anyMatch(a -> a.startsWith("-XX:PerfDataSamplingInterval") || a.endsWith("UsePerfData"))
+        ? List.of() : List.of(PERF_DATA_EVERY_SECOND);
+  }
+
   /** JVM options after which the command runs in this JVM: the user manages the JVM themselves. */
   private static final List<String> OWN_JVM = List.of("-XX:SharedArchiveFile", "-XX:ArchiveClassesAtExit",
       "-Xshare", "-XX:StartFlightRecording", "-XX:+FlightRecorder", "-agentlib", "-agentpath", "-javaagent",
@@ -192,6 +206,7 @@ public final class Launcher {
     if (jvm.stream().noneMatch(a -> a.startsWith("-XX:Tier") || a.startsWith("-XX:-TieredCompilation"))) {
       cmd.addAll(jit(command));
     }
+    cmd.addAll(perfData(jvm));
     cmd.add("-D" + LAUNCHED + "=" + ProcessHandle.current().pid());
     if (console) {
       cmd.add("-D" + CONSOLE + "=true");

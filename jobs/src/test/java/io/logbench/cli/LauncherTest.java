@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -48,5 +49,13 @@ class LauncherTest {
     assertThat(Launcher.jit("verify")).isEqualTo(Launcher.C1_ONLY);
     assertThat(Launcher.jit("dataset")).isEqualTo(Launcher.LATER_C2);
     assertThat(Launcher.jit("publish")).isEqualTo(Launcher.LATER_C2);
+  }
+
+  @Test
+  void theCommandsJvmSamplesItsCountersOnceASecondUnlessGivenItsOwnPerfDataOptions() {
+    assertThat(Launcher.perfData(List.of("-Xmx1g"))).containsExactly("-XX:PerfDataSamplingInterval=1000");
+    assertThat(Launcher.perfData(List.of("-Xmx1g", "-XX:PerfDataSamplingInterval=20"))).isEmpty();
+    assertThat(Launcher.perfData(List.of("-XX:-UsePerfData"))).isEmpty();
+    assertThat(Launcher.perfData(List.of("-XX:+UsePerfData"))).isEmpty();
   }
 }
