@@ -27,6 +27,14 @@ import org.apache.flink.runtime.rpc.exceptions.RpcLoaderException;
  * and written to a temporary file moved into place, so runs starting together never read a
  * half-written one.
  *
+ * <p>Each load reads the copy through a path of its own: a hard link to it (a copy where links
+ * cannot be made) in a folder {@code run-<pid>-*} deleted when the RPC system closes, as Flink's
+ * temporary file is. The JDK shares one open jar among every reader of a jar URL, and closing one
+ * RPC system's class loader closes that jar under a run starting at the same moment in the same
+ * JVM: "Could not create actor system ... reference.conf ... read error: Stream closed" in a test
+ * that ran {@code dataset} twice. The folders of processes that ended without closing are deleted
+ * by the next load.
+ *
  * <p>It goes first ({@link #getLoadPriority} below Flink's 0); when it cannot (no such jar on the
  * class path, a folder it cannot write), it throws and Flink's loader is used as before.
  *
@@ -53,18 +61,75 @@ public final class CachedRpcSystemLoader implements RpcSystemLoader {
     if (resource == null) {
       throw new RpcLoaderException("No " + RESOURCE + " on the class path.");
     }
+    Path run = null;
     try {
       Path jar = cached(resource, dir);
-      SubmoduleClassLoader loader = new SubmoduleClassLoader(new URL[] {jar.toUri().toURL()}, flink);
+      removeEnded(dir);
+      run = Files.createTempDirectory(dir, RUN_PREFIX + ProcessHandle.current().pid() + "-");
+      Path own = ownPath(jar, run);
+      SubmoduleClassLoader loader = new SubmoduleClassLoader(new URL[] {own.toUri().toURL()}, flink);
       Iterator<RpcSystem> systems = ServiceLoader.load(RpcSystem.class, loader).iterator();
       if (!systems.hasNext()) {
         loader.close();
         throw new RpcLoaderException("No RpcSystem in " + jar + ".");
       }
-      // no temporary folder to delete on close: the copy stays for the next run
-      return new CleanupOnCloseRpcSystem(systems.next(), loader, null);
+      // closing deletes this load's folder; the copy stays for the next run
+      RpcSystem system = new CleanupOnCloseRpcSystem(systems.next(), loader, run);
+      run = null;
+      return system;
     } catch (IOException e) {
       throw new RpcLoaderException("Could not keep a copy of " + resource + ": " + e.getMessage(), e);
+    } finally {
+      if (run != null) {
+        deleteQuietly(run);
+      }
+    }
+  }
+
+  static final String RUN_PREFIX = "run-";
+
+  /** {@code jar} under a path of this load's own in {@code run}: a hard link, else a copy. */
+  static Path ownPath(Path jar, Path run) throws IOException {
+    Path own = run.resolve(jar.getFileName());
+    try {
+      Files.createLink(own, jar);
+    } catch (IOException | UnsupportedOperationException e) {
+      Files.copy(jar, own);
+    }
+    return own;
+  }
+
+  /** Deletes the load folders in {@code dir} of processes that are no longer running. */
+  static void removeEnded(Path dir) throws IOException {
+    try (var files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        String name = f.getFileName().toString();
+        if (!name.startsWith(RUN_PREFIX) || !Files.isDirectory(f)) {
+          continue;
+        }
+        int dash = name.indexOf('-', RUN_PREFIX.length());
+        long pid;
+        try {
+          pid = Long.parseLong(name.substring(RUN_PREFIX.length(), dash < 0 ? name.length() : dash));
+        } catch (NumberFormatException e) {
+          continue;
+        }
+        if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+          continue;
+        }
+        deleteQuietly(f);
+      }
+    }
+  }
+
+  private static void deleteQuietly(Path folder) {
+    try (var files = Files.list(folder)) {
+      for (Path f : files.toList()) {
+        Files.deleteIfExists(f);
+      }
+      Files.deleteIfExists(folder);
+    } catch (IOException e) {
+      // another load deletes it later
     }
   }
 

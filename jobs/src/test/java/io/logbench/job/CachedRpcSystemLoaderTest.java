@@ -9,8 +9,10 @@ import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
+import java.util.stream.Collectors;
 import java.util.zip.CRC32;
 import org.apache.flink.runtime.rpc.RpcSystem;
 import org.junit.jupiter.api.Test;
@@ -72,6 +74,53 @@ class CachedRpcSystemLoaderTest {
     }
     try (var files = Files.list(cache)) {
       assertThat(files.map(f -> f.getFileName().toString())).singleElement().asString().startsWith("flink-rpc-");
+    }
+  }
+
+  @Test
+  void eachLoadReadsTheCopyThroughAPathOfItsOwnDeletedWhenItCloses() throws Exception {
+    Path cache = dir.resolve("cache");
+    org.apache.flink.configuration.Configuration conf = new org.apache.flink.configuration.Configuration();
+    RpcSystem first = CachedRpcSystemLoader.load(cache);
+    try (RpcSystem second = CachedRpcSystemLoader.load(cache)) {
+      List<Path> runs = runFolders(cache);
+      assertThat(runs).hasSize(2);
+      for (Path run : runs) {
+        try (var files = Files.list(run)) {
+          Path own = files.collect(Collectors.toList()).get(0);
+          assertThat(own.getFileName().toString()).startsWith("flink-rpc-");
+          assertThat(Files.size(own)).isEqualTo(Files.size(cache.resolve(own.getFileName())));
+        }
+      }
+      first.close();
+      assertThat(runFolders(cache)).hasSize(1);
+      // the second still starts an actor system (reading its reference.conf) after the first closed
+      var service = second.localServiceBuilder(conf).withBindAddress("127.0.0.1").withBindPort(0).createAndStart();
+      service.closeAsync().get();
+    }
+    assertThat(runFolders(cache)).isEmpty();
+  }
+
+  @Test
+  void loadFoldersOfEndedProcessesAreDeletedAndThoseOfLiveOnesKept() throws Exception {
+    Path cache = Files.createDirectories(dir.resolve("cache"));
+    Process ended = new ProcessBuilder("true").start();
+    ended.waitFor();
+    Path gone = Files.createDirectories(cache.resolve("run-" + ended.pid() + "-1"));
+    Files.writeString(gone.resolve("flink-rpc-x.jar"), "link");
+    Path live = Files.createDirectories(cache.resolve("run-" + ProcessHandle.current().pid() + "-2"));
+    Path other = Files.createDirectories(cache.resolve("runaway"));
+
+    CachedRpcSystemLoader.removeEnded(cache);
+
+    assertThat(gone).doesNotExist();
+    assertThat(live).isDirectory();
+    assertThat(other).isDirectory();
+  }
+
+  private static List<Path> runFolders(Path cache) throws IOException {
+    try (var files = Files.list(cache)) {
+      return files.filter(f -> f.getFileName().toString().startsWith("run-")).collect(Collectors.toList());
     }
   }
 

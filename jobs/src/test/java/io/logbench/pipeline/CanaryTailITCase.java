@@ -49,15 +49,19 @@ class CanaryTailITCase {
 
   @TempDir Path dir;
   private FluentBit fb;
+  private LogFileWatch watch;
   private ChildLogbench canary;
 
   @AfterEach
-  void stop() {
+  void stop() throws IOException {
     if (canary != null) {
       canary.close();
     }
     if (fb != null) {
       fb.close();
+    }
+    if (watch != null) {
+      watch.close();
     }
   }
 
@@ -98,7 +102,7 @@ class CanaryTailITCase {
     String[] args = {"canary", config.toString(), "--run-dir", runDir.toString(), "--status-every", "10s"};
     canary = ChildLogbench.start(dir.resolve("out"), "canary", args);
     Supplier<String> writer = () -> canary.isAlive() ? null : "canary ended:\n" + canary.output();
-    LogFileWatch watch = new LogFileWatch(log);
+    watch = new LogFileWatch(log);
 
     // every output verifies while nothing goes wrong
     TailRig.awaitScanning(watch, () -> BACKENDS.stream().allMatch(b -> windows(runDir, b).stream()

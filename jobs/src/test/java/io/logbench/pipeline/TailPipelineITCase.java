@@ -13,6 +13,7 @@ import io.logbench.sink.victorialogs.VictoriaLogsServer;
 import io.logbench.testing.FluentBit;
 import io.logbench.testing.LoopbackMiniCluster;
 import io.logbench.verify.VerifyPlan;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -54,12 +55,16 @@ class TailPipelineITCase {
 
   @TempDir static Path dir;
   private static FluentBit fb;
+  private static LogFileWatch watch;
   private static AtomicReference<Printed> generated;
 
   @AfterAll
-  static void stop() {
+  static void stop() throws IOException {
     if (fb != null) {
       fb.close();
+    }
+    if (watch != null) {
+      watch.close();
     }
   }
 
@@ -99,7 +104,7 @@ class TailPipelineITCase {
     Thread generate = new Thread(() -> generated.set(Printed.run("generate", config.toString(), "--quiet")),
         "tail-pipeline-generate");
     generate.start();
-    LogFileWatch watch = new LogFileWatch(log);
+    watch = new LogFileWatch(log);
     Supplier<String> writer = () -> {
       Printed g = generated.get();
       return g == null ? null : "generate ended: " + g.code() + "\n" + g.out() + "\n" + g.err();
