@@ -84,6 +84,8 @@ final class NettyTransport implements HttpTransport {
   private final EventLoop loop;
   private final Bootstrap bootstrap;
   private final SslContext ssl;
+  /** Whether posting threads write to idle connections themselves: plain TCP on epoll. */
+  private final boolean posterWrites;
   /** Idle connections, the most recently used last; taken by posting threads and the I/O thread. */
   private final ConcurrentLinkedDeque<Channel> idle = new ConcurrentLinkedDeque<>();
   private final Set<Channel> open = ConcurrentHashMap.newKeySet();
@@ -103,6 +105,7 @@ final class NettyTransport implements HttpTransport {
     this.requestTimeoutNanos = settings.requestTimeout().toNanos();
     this.ssl = https ? Tls.clientContext(settings.tls(), settings.name()) : null;
     this.loop = EventLoops.acquire().next();
+    this.posterWrites = ssl == null && EventLoops.socketChannel() == EpollSocketChannel.class;
     this.bootstrap =
         new Bootstrap()
             .group(loop)
@@ -165,10 +168,11 @@ final class NettyTransport implements HttpTransport {
       return;
     }
     ByteBuf request = request(start, contentType, body);
-    if (ssl == null && request.hasMemoryAddress() && !loop.inEventLoop()) {
+    if (posterWrites && request.hasMemoryAddress() && !loop.inEventLoop()) {
+      // every connection of this transport is an epoll one; a closed one is dropped here
       for (Channel ch = idle.pollLast(); ch != null; ch = idle.pollLast()) {
-        if (ch instanceof EpollSocketChannel epoll && ch.isActive()) {
-          exchange(ch).writeHere(epoll.fd(), request, answer);
+        if (ch.isActive()) {
+          exchange(ch).writeHere(((EpollSocketChannel) ch).fd(), request, answer);
           return;
         }
       }
@@ -224,7 +228,7 @@ final class NettyTransport implements HttpTransport {
   private void sweep() {
     long now = System.nanoTime();
     for (Channel ch : open) {
-      Exchange e = ch.pipeline().get(Exchange.class);
+      Exchange e = exchange(ch);
       if (e != null) {
         e.timeOutIfDue(now);
       }
@@ -454,7 +458,6 @@ final class NettyTransport implements HttpTransport {
     }
   }
 
-  @SuppressWarnings("rawtypes")
   private static final AtomicReferenceFieldUpdater<Exchange, Answer> ANSWER =
       AtomicReferenceFieldUpdater.newUpdater(Exchange.class, Answer.class, "answer");
 
