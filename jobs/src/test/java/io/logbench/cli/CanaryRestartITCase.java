@@ -120,7 +120,7 @@ class CanaryRestartITCase {
       });
       second.signal("TERM");
       assertThat(second.waitFor(Duration.ofSeconds(60))).as(second.output()).isZero();
-      assertThat(second.stdout()).contains("canary: stopped by SIGTERM with a savepoint");
+      assertThat(second.stdout()).as(second.output()).contains("canary: stopped by SIGTERM with a savepoint");
       assertThat(second.stderr()).contains("canary: going on with run restart-", "are a gap, never sent and not"
           + " expected");
     }
