@@ -55,6 +55,11 @@ final class DatasetCommand implements Callable<Integer> {
   @Option(names = "--parallelism", paramLabel = "N", description = "Flink parallelism (default: the run file's).")
   Integer parallelismOption;
 
+  @Option(names = "--direct-io", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Write the whole blocks inside each chunk with O_DIRECT, past the page cache, where the file"
+          + " system takes it (default); --no-direct-io writes every byte through the page cache.")
+  boolean directIo = true;
+
   @Option(names = "--quiet", description = "No progress lines while the job runs.")
   boolean quiet;
 
@@ -123,7 +128,7 @@ final class DatasetCommand implements Callable<Integer> {
     DatasetJob.Result result;
     try (jobs; Progress progress = Progress.start(Progress.mode(quiet, err), err,
         () -> List.of(progressLine(latest.get(), (System.nanoTime() - sized) / 1e9)))) {
-      result = new DatasetJob(dataset, dir, files).run(jobs.environment(parallelism), latest::set);
+      result = new DatasetJob(dataset, dir, files, directIo).run(jobs.environment(parallelism), latest::set);
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     out.printf(Locale.ROOT, "wrote %s lines (%s) in %d files under %s in %.1f s (%s lines/s), %d chunks, parallelism %d%n",

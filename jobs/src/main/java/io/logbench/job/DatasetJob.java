@@ -28,11 +28,17 @@ public final class DatasetJob {
   private final Dataset dataset;
   private final Path dir;
   private final List<LayoutFile> files;
+  private final boolean directIo;
 
-  public DatasetJob(Dataset dataset, Path dir, List<LayoutFile> files) {
+  /**
+   * @param directIo whether the writers write whole blocks with {@code O_DIRECT} where the file
+   *     system takes it (see {@link ChunkWriter})
+   */
+  public DatasetJob(Dataset dataset, Path dir, List<LayoutFile> files, boolean directIo) {
     this.dataset = dataset;
     this.dir = dir;
     this.files = files;
+    this.directIo = directIo;
   }
 
   /** What was written. */
@@ -67,7 +73,7 @@ public final class DatasetJob {
             .setParallelism(1)
             .name("chunks")
             .rebalance()
-            .map(new WriteChunk(dataset, dir.toAbsolutePath().toString(), chunks))
+            .map(new WriteChunk(dataset, dir.toAbsolutePath().toString(), chunks, directIo))
             .name("write seed layout")
             .returns(Types.LONG)
             .executeAndCollect("logbench dataset")) {
@@ -91,17 +97,19 @@ public final class DatasetJob {
     private final Dataset dataset;
     private final String dir;
     private final List<FileChunk> chunks;
+    private final boolean directIo;
     private transient ChunkWriter writer;
 
-    WriteChunk(Dataset dataset, String dir, List<FileChunk> chunks) {
+    WriteChunk(Dataset dataset, String dir, List<FileChunk> chunks, boolean directIo) {
       this.dataset = dataset;
       this.dir = dir;
       this.chunks = chunks;
+      this.directIo = directIo;
     }
 
     @Override
     public void open(OpenContext openContext) {
-      writer = new ChunkWriter(dataset, Path.of(dir));
+      writer = new ChunkWriter(dataset, Path.of(dir), directIo);
     }
 
     @Override
