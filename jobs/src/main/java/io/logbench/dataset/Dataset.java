@@ -102,9 +102,7 @@ public interface Dataset extends Serializable {
     for (long i = from; i < to; ) {
       batch.reset(0, i);
       int n = (int) Math.min(1024, to - i);
-      for (int k = 0; k < n; k++) {
-        cursor.next(batch);
-      }
+      cursor.next(batch, n);
       bytes += batch.byteSize();
       i += n;
     }

@@ -13,4 +13,11 @@ public interface LineCursor {
 
   /** Appends the line at {@link #position()} to {@code batch} and moves on by one line. */
   void next(LineBatch batch);
+
+  /** Appends the next {@code lines} lines to {@code batch}: {@link #next} so many times. */
+  default void next(LineBatch batch, int lines) {
+    for (int k = 0; k < lines; k++) {
+      next(batch);
+    }
+  }
 }

@@ -84,9 +84,7 @@ public final class ChunkWriter {
         while (left > 0) {
           int n = Math.min(left, BATCH_LINES);
           batch.reset(0, cursor.position());
-          for (int k = 0; k < n; k++) {
-            cursor.next(batch);
-          }
+          cursor.next(batch, n);
           byte[] data = batch.data();
           for (int k = 0; k < n; k++) {
             newlines(joiner.line(m));

@@ -9,7 +9,10 @@ import java.util.SplittableRandom;
  * and latency drawn from a {@link SplittableRandom} seeded with the dataset seed.
  *
  * <p>Each entry is held pre-encoded as the JSON middle of a line, from {@code "level"} up to and
- * including {@code "seq":}, so making a line only copies bytes.
+ * including {@code "seq":}, so making a line only copies bytes. All entries sit back to back in
+ * one array: a line picks an entry at random, and after the source's sleep between batches the
+ * entries are cold; 5,000 separate arrays spread over the heap cost a cache and TLB miss each,
+ * one array touches the fewest pages (docs/benchmarks.md, twelfth round).
  */
 final class AppJsonPool {
 
@@ -23,14 +26,16 @@ final class AppJsonPool {
   private final String[] traceIds;
   private final int[] userIds;
   private final int[] latencies;
-  private final byte[][] encoded;
+  /** Every entry's bytes, entry {@code j} from {@code starts[j]} to {@code starts[j + 1]}. */
+  private final byte[] encoded;
+  private final int[] starts;
   private final int maxEncodedLength;
 
   AppJsonPool(long seed, int size) {
     traceIds = new String[size];
     userIds = new int[size];
     latencies = new int[size];
-    encoded = new byte[size][];
+    byte[][] entries = new byte[size][];
     // One generator drawn in entry order, a fixed number of draws per entry, so entry j is the
     // same for every pool size larger than j.
     SplittableRandom random = new SplittableRandom(seed);
@@ -39,14 +44,22 @@ final class AppJsonPool {
       traceIds[j] = traceId(random.nextLong(), random.nextLong());
       userIds[j] = random.nextInt(USERS);
       latencies[j] = random.nextInt(MAX_LATENCY_MS);
-      encoded[j] = encode(j);
-      max = Math.max(max, encoded[j].length);
+      entries[j] = encode(j);
+      max = Math.max(max, entries[j].length);
     }
     maxEncodedLength = max;
+    starts = new int[size + 1];
+    for (int j = 0; j < size; j++) {
+      starts[j + 1] = Math.addExact(starts[j], entries[j].length);
+    }
+    encoded = new byte[starts[size]];
+    for (int j = 0; j < size; j++) {
+      System.arraycopy(entries[j], 0, encoded, starts[j], entries[j].length);
+    }
   }
 
   int size() {
-    return encoded.length;
+    return starts.length - 1;
   }
 
   static String level(int j) {
@@ -73,9 +86,26 @@ final class AppJsonPool {
     return latencies[j];
   }
 
-  /** The JSON bytes of entry {@code j}, from {@code "level"} to {@code "seq":}. */
-  byte[] encoded(int j) {
-    return encoded[j];
+  /**
+   * Copies the JSON bytes of entry {@code j}, from {@code "level"} to {@code "seq":}, to {@code
+   * dst} at {@code at}; returns the offset after them.
+   */
+  /** Reads one byte of each cache line of entry {@code j} (to load it); returns their sum. */
+  int touch(int j) {
+    int from = starts[j];
+    int last = starts[j + 1] - 1;
+    int sum = 0;
+    for (int at = from; at < last; at += 64) {
+      sum += encoded[at];
+    }
+    return sum + encoded[last];
+  }
+
+  int copyEncoded(int j, byte[] dst, int at) {
+    int from = starts[j];
+    int length = starts[j + 1] - from;
+    System.arraycopy(encoded, from, dst, at, length);
+    return at + length;
   }
 
   int maxEncodedLength() {

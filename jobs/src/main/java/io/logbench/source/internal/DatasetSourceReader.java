@@ -233,9 +233,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
     scratch.reset(b, firstSeq);
     LineCursor cursor = stripe.cursor;
     cursor.skipTo(firstSeq);
-    for (int k = 0; k < n; k++) {
-      cursor.next(scratch);
-    }
+    cursor.next(scratch, n);
     for (int k = 0; k < n; k++) {
       scratch.setTimestampMillis(
           k, timeline.lineMillis(first + k, scratch.timestampMillis(k), stripe.runStartMillis));

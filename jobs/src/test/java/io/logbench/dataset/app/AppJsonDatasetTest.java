@@ -98,6 +98,35 @@ class AppJsonDatasetTest {
   }
 
   @Test
+  void manyLinesAtOnceMatchLineByLine() {
+    AppJsonDataset d = AppJsonDataset.builder().seed(11).lines(4_000).poolSize(700).build();
+    List<byte[]> single = lines(d, 0, 4_000);
+    LineCursor cursor = d.cursor(0);
+    LineBatch batch = new LineBatch();
+    SplittableRandom random = new SplittableRandom(2);
+    while (cursor.position() < 4_000) {
+      long from = cursor.position();
+      int n = (int) Math.min(4_000 - from, 1 + random.nextInt(300));
+      batch.reset(0, from);
+      cursor.next(batch, n);
+      assertThat(batch.count()).isEqualTo(n);
+      assertThat(cursor.position()).isEqualTo(from + n);
+      for (int k = 0; k < n; k++) {
+        long i = from + k;
+        assertThat(Arrays.copyOfRange(batch.data(), batch.start(k), batch.end(k)))
+            .as("line %d", i)
+            .isEqualTo(single.get((int) i));
+        assertThat(batch.timestampMillis(k)).isEqualTo(d.timestampMillis(i));
+        assertThat(batch.stream(k)).isEqualTo(d.stream(i));
+      }
+    }
+    LineCursor nearEnd = d.cursor(3_990);
+    assertThatThrownBy(() -> nearEnd.next(new LineBatch(), 11))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("at the end");
+  }
+
+  @Test
   void skipToMatchesStartingThere() {
     AppJsonDataset d = AppJsonDataset.builder().seed(3).lines(1_000).rate(7).build();
     LineCursor cursor = d.cursor(10);
