@@ -76,9 +76,7 @@ public class LineGenerationBenchmark {
       cursor = source.cursor(0); // nginx-month ends after 712,743,010 lines
     }
     batch.reset(batchId++, cursor.position());
-    for (int k = 0; k < BATCH_LINES; k++) {
-      cursor.next(batch);
-    }
+    cursor.next(batch, BATCH_LINES); // as a source fills a batch
     return batch;
   }
 }
