@@ -306,6 +306,9 @@ public final class AppJsonDataset implements Dataset {
     private final long stepMillis = 1000 / rate;
     private final long stepRemainder = 1000 % rate;
 
+    /** Kept so the reads of {@link #next(LineBatch, int)}'s first pass are not optimised away. */
+    private int touched;
+
     Cursor(long fromIndex) {
       seek(fromIndex);
     }
@@ -324,9 +327,6 @@ public final class AppJsonDataset implements Dataset {
       }
       seek(index);
     }
-
-    /** Kept so the reads of {@link #next(LineBatch, int)}'s first pass are not optimised away. */
-    private int touched;
 
     /**
      * Reads the pool entries of all {@code n} lines first, then makes the lines. A source sleeps

@@ -10,9 +10,9 @@ import java.util.SplittableRandom;
  *
  * <p>Each entry is held pre-encoded as the JSON middle of a line, from {@code "level"} up to and
  * including {@code "seq":}, so making a line only copies bytes. All entries sit back to back in
- * one array: a line picks an entry at random, and after the source's sleep between batches the
- * entries are cold; 5,000 separate arrays spread over the heap cost a cache and TLB miss each,
- * one array touches the fewest pages (docs/benchmarks.md, twelfth round).
+ * one array, the fewest cache lines and pages for {@link #touch} to load: a line picks an entry at
+ * random, and after a source's sleep between batches the entries are cold (docs/benchmarks.md,
+ * twelfth round).
  */
 final class AppJsonPool {
 
@@ -86,10 +86,6 @@ final class AppJsonPool {
     return latencies[j];
   }
 
-  /**
-   * Copies the JSON bytes of entry {@code j}, from {@code "level"} to {@code "seq":}, to {@code
-   * dst} at {@code at}; returns the offset after them.
-   */
   /** Reads one byte of each cache line of entry {@code j} (to load it); returns their sum. */
   int touch(int j) {
     int from = starts[j];
@@ -101,6 +97,10 @@ final class AppJsonPool {
     return sum + encoded[last];
   }
 
+  /**
+   * Copies the JSON bytes of entry {@code j}, from {@code "level"} to {@code "seq":}, to {@code
+   * dst} at {@code at}; returns the offset after them.
+   */
   int copyEncoded(int j, byte[] dst, int at) {
     int from = starts[j];
     int length = starts[j + 1] - from;
