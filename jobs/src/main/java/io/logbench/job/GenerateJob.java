@@ -463,7 +463,7 @@ public final class GenerateJob {
     // resume leaves the old sinks' state unclaimed (execution.state-recovery.ignore-unclaimed-state)
     String collectId = java.util.UUID.randomUUID().toString();
     for (Map.Entry<String, DataStream<BatchOutcome>> e : streams.entrySet()) {
-      iterators.put(e.getKey(), CollectSinks.collectAsync(e.getValue(), "outcomes-" + e.getKey() + "-" + collectId));
+      iterators.put(e.getKey(), CollectSinks.collectInChunks(e.getValue(), "outcomes-" + e.getKey() + "-" + collectId));
     }
     JobClient client = env.executeAsync("logbench generate " + plan.config().name());
     started.complete(client);
