@@ -1,11 +1,12 @@
 package io.logbench.ledger;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.logbench.rundir.RunDir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -192,21 +193,98 @@ public final class LedgerFiles {
 
   /** One JSON object (no newline). */
   public static String jsonRow(LedgerEntry e, ZoneId zone) {
-    ObjectNode o = JSON.createObjectNode();
-    o.put("backend", e.backend());
-    o.put("window_start", time(e.windowStartMillis(), zone));
-    o.put("window_end", time(e.windowEndMillis(), zone));
-    o.put("expected", e.expected());
-    o.put("sent", e.sent());
-    o.put("acked", e.acked());
-    o.put("rejected", e.rejectedTotal());
-    ObjectNode reasons = o.putObject("rejected_reasons");
-    e.rejected().forEach(reasons::put);
-    try {
-      return JSON.writeValueAsString(o);
-    } catch (IOException ex) {
-      throw new UncheckedIOException(ex);
+    StringBuilder out = new StringBuilder(192);
+    new JsonRows(zone, out).append(e);
+    return out.substring(0, out.length() - 1);
+  }
+
+  /**
+   * Appends rows to one {@link StringBuilder} as {@link #jsonRow} writes them, each followed by a
+   * newline, for a writer that logs a row per batch: one JSON generator for all rows, and the
+   * last two window bounds kept formatted (a batch's rows mostly share their window's). Writing
+   * each row through a fresh tree, mapper call and {@link DateTimeFormatter} was 1.9% of a 100k
+   * lines/s run's CPU (docs/benchmarks.md, thirteenth round).
+   */
+  public static final class JsonRows {
+    private final ZoneId zone;
+    private final StringBuilder out;
+    private final JsonGenerator json;
+    private final long[] formattedMillis = {Long.MIN_VALUE, Long.MIN_VALUE};
+    private final String[] formatted = new String[2];
+    private int nextSlot;
+
+    public JsonRows(ZoneId zone, StringBuilder out) {
+      this.zone = zone;
+      this.out = out;
+      try {
+        this.json = JSON.getFactory().createGenerator(new Appending(out));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      json.setRootValueSeparator(null);
     }
+
+    /** Appends {@code e}'s row and a newline. */
+    public void append(LedgerEntry e) {
+      try {
+        json.writeStartObject();
+        json.writeStringField("backend", e.backend());
+        json.writeStringField("window_start", time(e.windowStartMillis()));
+        json.writeStringField("window_end", time(e.windowEndMillis()));
+        json.writeNumberField("expected", e.expected());
+        json.writeNumberField("sent", e.sent());
+        json.writeNumberField("acked", e.acked());
+        json.writeNumberField("rejected", e.rejectedTotal());
+        json.writeObjectFieldStart("rejected_reasons");
+        for (Map.Entry<String, Long> r : e.rejected().entrySet()) {
+          json.writeNumberField(r.getKey(), r.getValue());
+        }
+        json.writeEndObject();
+        json.writeEndObject();
+        json.flush();
+      } catch (IOException ex) {
+        throw new UncheckedIOException(ex);
+      }
+      out.append('\n');
+    }
+
+    private String time(long millis) {
+      for (int i = 0; i < 2; i++) {
+        if (formattedMillis[i] == millis) {
+          return formatted[i];
+        }
+      }
+      String s = LedgerFiles.time(millis, zone);
+      formattedMillis[nextSlot] = millis;
+      formatted[nextSlot] = s;
+      nextSlot ^= 1;
+      return s;
+    }
+  }
+
+  /** A {@link Writer} that appends to a {@link StringBuilder}. */
+  private static final class Appending extends Writer {
+    private final StringBuilder out;
+
+    Appending(StringBuilder out) {
+      this.out = out;
+    }
+
+    @Override
+    public void write(char[] chars, int off, int len) {
+      out.append(chars, off, len);
+    }
+
+    @Override
+    public void write(String str, int off, int len) {
+      out.append(str, off, off + len);
+    }
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void close() {}
   }
 
   static List<LedgerEntry> readCsv(RunDir runDir) throws IOException {

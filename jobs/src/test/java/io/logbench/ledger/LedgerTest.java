@@ -181,4 +181,27 @@ class LedgerTest {
             () -> Ledger.builder().backends(List.of("a", "a")).grid(GRID).expected(EXPECTED).span(T0, T0 + MIN).zone(ZONE).build())
         .hasMessage("Backend names must be unique in a ledger, but were [a, a].");
   }
+
+  @Test
+  void aJsonRowIsOneObjectWithItsWindowInTheRunsZone() {
+    LedgerEntry e = new LedgerEntry("lo\"ki", T0, T0 + MIN, 10, 9, 5, Map.of("429", 3L, "a;b", 1L));
+    assertThat(LedgerFiles.jsonRow(e, ZONE)).isEqualTo("{\"backend\":\"lo\\\"ki\","
+        + "\"window_start\":\"2021-05-01T00:00:00-03:00\",\"window_end\":\"2021-05-01T00:01:00-03:00\","
+        + "\"expected\":10,\"sent\":9,\"acked\":5,\"rejected\":4,\"rejected_reasons\":{\"429\":3,\"a;b\":1}}");
+  }
+
+  @Test
+  void rowsAppendedTogetherAreEachRowAndANewline() {
+    StringBuilder out = new StringBuilder("kept\n");
+    LedgerFiles.JsonRows rows = new LedgerFiles.JsonRows(ZONE, out);
+    StringBuilder expected = new StringBuilder("kept\n");
+    // windows again, in turn and after others: the formatted bounds kept must be the right ones
+    for (long w : new long[] {0, 0, 1, 0, 2, 3, 1, 1, 5}) {
+      LedgerEntry e = new LedgerEntry("loki", T0 + w * MIN, T0 + (w + 1) * MIN, w, w, w,
+          w % 2 == 0 ? Map.of() : Map.of("400", w));
+      rows.append(e);
+      expected.append(LedgerFiles.jsonRow(e, ZONE)).append('\n');
+    }
+    assertThat(out.toString()).isEqualTo(expected.toString());
+  }
 }

@@ -59,6 +59,7 @@ public final class LedgerFilesWriter extends AbstractStreamOperator<Void>
   /** The local log's length, or the next segment's number. */
   private transient long logLength;
   private transient StringBuilder pendingLog;
+  private transient LedgerFiles.JsonRows logRows;
 
   public LedgerFilesWriter(String runDir, String zone, boolean upsertLog) {
     this(RunDir.of(runDir), zone, upsertLog);
@@ -82,6 +83,7 @@ public final class LedgerFilesWriter extends AbstractStreamOperator<Void>
         context.getOperatorStateStore().getListState(new ListStateDescriptor<>("ledger-log-length", Types.LONG));
     latest = new TreeMap<>();
     pendingLog = new StringBuilder();
+    logRows = new LedgerFiles.JsonRows(ZoneId.of(zone), pendingLog);
     logLength = 0;
     runDir.createDirectories();
     if (context.isRestored()) {
@@ -116,7 +118,7 @@ public final class LedgerFilesWriter extends AbstractStreamOperator<Void>
     LedgerEntry e = element.getValue();
     latest.put(e.key(), e);
     if (upsertLog) {
-      pendingLog.append(LedgerFiles.jsonRow(e, ZoneId.of(zone))).append('\n');
+      logRows.append(e);
       if (pendingLog.length() > FLUSH_CHARS) {
         flushLog();
       }
