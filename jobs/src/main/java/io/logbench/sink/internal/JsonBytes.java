@@ -98,6 +98,9 @@ public final class JsonBytes {
     return this;
   }
 
+  /** A billion: the most digits an {@code int} chunk of a long's decimal digits holds is nine. */
+  private static final long E9 = 1_000_000_000L;
+
   /** Appends the decimal digits of {@code v}. */
   public JsonBytes appendLong(long v) {
     if (v == Long.MIN_VALUE) {
@@ -107,21 +110,24 @@ public final class JsonBytes {
       append((byte) '-');
       v = -v;
     }
-    int digits = 1;
-    for (long t = v; t >= 10; t /= 10) {
-      digits++;
+    if (v < E9) {
+      int digits = 1;
+      for (int t = (int) v; t >= 10; t = div10(t)) {
+        digits++;
+      }
+      return appendPadded((int) v, digits);
     }
-    ensure(digits);
-    for (int i = size + digits - 1; i >= size; i--) {
-      buf[i] = (byte) ('0' + (v % 10));
-      v /= 10;
-    }
-    size += digits;
-    return this;
+    // nine digits at a time: one 64-bit division per nine digits instead of two per digit
+    long high = v / E9;
+    appendLong(high);
+    return appendPadded((int) (v - high * E9), 9);
   }
 
   /** Appends {@code v} as exactly {@code width} digits, zero padded (v must fit). */
   public JsonBytes appendPadded(long v, int width) {
+    if (v >= 0 && v <= Integer.MAX_VALUE) {
+      return appendPadded((int) v, width);
+    }
     ensure(width);
     for (int i = size + width - 1; i >= size; i--) {
       buf[i] = (byte) ('0' + (v % 10));
@@ -129,6 +135,28 @@ public final class JsonBytes {
     }
     size += width;
     return this;
+  }
+
+  /** Appends {@code v >= 0} as exactly {@code width} digits, zero padded (v must fit). */
+  public JsonBytes appendPadded(int v, int width) {
+    ensure(width);
+    byte[] b = buf;
+    for (int i = size + width - 1; i >= size; i--) {
+      int q = div10(v);
+      b[i] = (byte) ('0' + (v - q * 10));
+      v = q;
+    }
+    size += width;
+    return this;
+  }
+
+  /**
+   * {@code v / 10} for {@code v >= 0}, by a multiplication: a line's timestamp is nine to nineteen
+   * digits, and C1, the JIT of a run, makes every 64-bit division a call into the VM (two a digit
+   * were 2.8% of a 100k-lines/s source's samples; docs/benchmarks.md, thirteenth round).
+   */
+  static int div10(int v) {
+    return (int) ((v * 0xCCCCCCCDL) >>> 35);
   }
 
   /**

@@ -11,22 +11,26 @@ import java.time.ZoneOffset;
  */
 public final class TimestampWriter {
 
-  private long cachedSecond = Long.MIN_VALUE;
+  /** The first nanosecond of the cached second (none yet while {@link #cachedPrefix} is null). */
+  private long cachedSecondNanos;
   private byte[] cachedPrefix;
 
   /** {@code 2021-05-01T03:00:00.123456789Z} */
   public void rfc3339(JsonBytes out, long epochNanos) {
-    long second = Math.floorDiv(epochNanos, 1_000_000_000L);
-    if (second != cachedSecond) {
+    // a line of the cached second needs no 64-bit division (C1 calls into the VM for one)
+    long fraction = epochNanos - cachedSecondNanos;
+    if (cachedPrefix == null || fraction < 0 || fraction >= 1_000_000_000L) {
+      long second = Math.floorDiv(epochNanos, 1_000_000_000L);
       LocalDateTime t = LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC);
       cachedPrefix =
           String.format(
                   "%04d-%02d-%02dT%02d:%02d:%02d.",
                   t.getYear(), t.getMonthValue(), t.getDayOfMonth(), t.getHour(), t.getMinute(), t.getSecond())
               .getBytes(StandardCharsets.US_ASCII);
-      cachedSecond = second;
+      fraction = Math.floorMod(epochNanos, 1_000_000_000L);
+      cachedSecondNanos = epochNanos - fraction;
     }
-    out.append(cachedPrefix).appendPadded(Math.floorMod(epochNanos, 1_000_000_000L), 9).append((byte) 'Z');
+    out.append(cachedPrefix).appendPadded((int) fraction, 9).append((byte) 'Z');
   }
 
   /**
