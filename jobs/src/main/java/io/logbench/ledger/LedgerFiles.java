@@ -209,7 +209,8 @@ public final class LedgerFiles {
     private final ZoneId zone;
     private final StringBuilder out;
     private final JsonGenerator json;
-    private final long[] formattedMillis = {Long.MIN_VALUE, Long.MIN_VALUE};
+    /** The two bounds kept formatted: {@code formatted[i]} (null: none yet) is {@code formattedMillis[i]}'s. */
+    private final long[] formattedMillis = new long[2];
     private final String[] formatted = new String[2];
     private int nextSlot;
 
@@ -250,7 +251,7 @@ public final class LedgerFiles {
 
     private String time(long millis) {
       for (int i = 0; i < 2; i++) {
-        if (formattedMillis[i] == millis) {
+        if (formatted[i] != null && formattedMillis[i] == millis) {
           return formatted[i];
         }
       }
