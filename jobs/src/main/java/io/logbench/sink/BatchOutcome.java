@@ -3,6 +3,7 @@ package io.logbench.sink;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * How one batch ended at one backend, after every retry its delivery mode allowed: the unit the
@@ -24,6 +25,7 @@ import java.util.Map;
  *     none): {@code 429}, {@code 5xx}, {@code io}, {@code timeout}, {@code partial} (the retryable
  *     items of a partial answer), {@code 4xx} or {@code other}
  */
+@TypeInfo(BatchOutcomeTypeInfo.Factory.class)
 public record BatchOutcome(
     String backend,
     long batchId,
@@ -43,7 +45,7 @@ public record BatchOutcome(
   public static final String ABORTED_REASON = "aborted";
 
   public BatchOutcome {
-    // a mutable copy, which Flink's Kryo can rebuild
+    // a mutable copy, as the serializer rebuilds it
     resends = resends == null ? new java.util.ArrayList<>() : new java.util.ArrayList<>(resends);
   }
 

@@ -1,6 +1,7 @@
 package io.logbench.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbench.sink.BatchOutcome.Resend;
 import io.logbench.sink.BatchOutcome.Status;
@@ -9,6 +10,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -50,6 +52,29 @@ class BatchOutcomeTypeInfoTest {
   }
 
   @Test
+  void anOutcomeWithoutWindowsOrResendsCrossesTheNetworkWhole() throws IOException {
+    BatchOutcome o = new BatchOutcome("loki", -1, 0, 0, Status.ABORTED, 0, 0, 0, 0, 0, List.of());
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    serializer.serialize(o, out);
+    assertThat(serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()))).isEqualTo(o);
+  }
+
+  @Test
+  void aCorruptStatusIsNamed() throws IOException {
+    DataOutputSerializer out = new DataOutputSerializer(256);
+    serializer.serialize(outcome(), out);
+    byte[] bytes = out.getCopyOfBuffer();
+    bytes[2 + "vl".length() + 8 + 8 + 4 + 4 + 4] = 9; // the status's ordinal
+    assertThatThrownBy(() -> serializer.deserialize(new DataInputDeserializer(bytes)))
+        .isInstanceOf(IOException.class).hasMessageContaining("status 9");
+  }
+
+  @Test
+  void flinksTypeExtractionTakesTheOutcomesOwnTypeInformation() {
+    assertThat(TypeInformation.of(BatchOutcome.class)).isSameAs(BatchOutcomeTypeInfo.INSTANCE);
+  }
+
+  @Test
   void snapshotRestoresACompatibleSerializer() throws IOException {
     DataOutputSerializer out = new DataOutputSerializer(256);
     TypeSerializerSnapshot.writeVersionedSnapshot(out, serializer.snapshotConfiguration());
@@ -57,7 +82,7 @@ class BatchOutcomeTypeInfoTest {
         new DataInputDeserializer(out.getCopyOfBuffer()), getClass().getClassLoader());
 
     TypeSerializer<BatchOutcome> restored = read.restoreSerializer();
-    assertThat(restored).isInstanceOf(BatchOutcomeTypeInfo.SharedCopySerializer.class);
+    assertThat(restored).isSameAs(BatchOutcomeSerializer.INSTANCE);
     BatchOutcome o = outcome();
     assertThat(restored.copy(o)).isSameAs(o);
     assertThat(serializer.snapshotConfiguration().resolveSchemaCompatibility(read).isCompatibleAsIs()).isTrue();
