@@ -3,6 +3,7 @@ package io.logbench.sink;
 import io.logbench.sink.BatchOutcome.Resend;
 import io.logbench.sink.BatchOutcome.Status;
 import io.logbench.sink.BatchOutcome.WindowTally;
+import io.logbench.source.SharedCopySerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -10,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -31,7 +31,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * fields by reflection, with its lists through Kryo, was about a twentieth of a source task's CPU
  * at 200 batches a second (docs/benchmarks.md, tenth round).
  */
-public final class BatchOutcomeSerializer extends TypeSerializerSingleton<BatchOutcome> {
+public final class BatchOutcomeSerializer extends SharedCopySerializer<BatchOutcome> {
 
   private static final long serialVersionUID = 1L;
 
@@ -42,29 +42,8 @@ public final class BatchOutcomeSerializer extends TypeSerializerSingleton<BatchO
   private BatchOutcomeSerializer() {}
 
   @Override
-  public boolean isImmutableType() {
-    return false;
-  }
-
-  @Override
   public BatchOutcome createInstance() {
     return new BatchOutcome("", 0, 0, 0, Status.ACKED, 0, 0, 0, 0, 0, new ArrayList<>());
-  }
-
-  /** The outcome itself: nothing changes an outcome once it is made. */
-  @Override
-  public BatchOutcome copy(BatchOutcome from) {
-    return from;
-  }
-
-  @Override
-  public BatchOutcome copy(BatchOutcome from, BatchOutcome reuse) {
-    return from;
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
   }
 
   @Override
@@ -147,16 +126,6 @@ public final class BatchOutcomeSerializer extends TypeSerializerSingleton<BatchO
       throw new IOException("Corrupt outcome of batch " + batchId + ": " + n + " " + what + ".");
     }
     return n;
-  }
-
-  @Override
-  public BatchOutcome deserialize(BatchOutcome reuse, DataInputView in) throws IOException {
-    return deserialize(in);
-  }
-
-  @Override
-  public void copy(DataInputView source, DataOutputView target) throws IOException {
-    serialize(deserialize(source), target);
   }
 
   @Override

@@ -4,7 +4,6 @@ import io.logbench.dataset.LineBatch;
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -14,43 +13,22 @@ import org.apache.flink.core.memory.DataOutputView;
  *
  * <p>Layout: batchId, firstSeq, scheduledNanos (longs), count, byteSize (ints), the bytes, then per line its
  * length, its timestamp (the first in full, the rest as deltas) and its stream.
+ *
+ * <p>A copy between chained operators is the batch itself ({@link SharedCopySerializer}): a batch
+ * handed to Flink is never changed afterwards (the source emits a {@link LineBatch#copy} of its
+ * scratch batch, everything else builds a new one, and no operator writes into a batch it
+ * receives); a deep copy cost about a seventh of generating the batch (JFR execution samples of a
+ * 100-line push run).
  */
-public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch> {
+public final class LineBatchSerializer extends SharedCopySerializer<LineBatch> {
 
   private static final long serialVersionUID = 1L;
 
   public static final LineBatchSerializer INSTANCE = new LineBatchSerializer();
 
   @Override
-  public boolean isImmutableType() {
-    return false;
-  }
-
-  @Override
   public LineBatch createInstance() {
     return new LineBatch();
-  }
-
-  /**
-   * The batch itself: a batch handed to Flink is never changed afterwards (the source emits a
-   * {@link LineBatch#copy} of its scratch batch, everything else builds a new one, and no operator
-   * writes into a batch it receives), so sharing it between chained operators is safe. Flink
-   * copies every record between chained operators through this method; a deep copy cost about a
-   * seventh of generating the batch (JFR execution samples of a 100-line push run).
-   */
-  @Override
-  public LineBatch copy(LineBatch from) {
-    return from;
-  }
-
-  @Override
-  public LineBatch copy(LineBatch from, LineBatch reuse) {
-    return from;
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
   }
 
   @Override
@@ -119,16 +97,6 @@ public final class LineBatchSerializer extends TypeSerializerSingleton<LineBatch
       batch.setSequenceIds(seqs);
     }
     return batch;
-  }
-
-  @Override
-  public LineBatch deserialize(LineBatch reuse, DataInputView in) throws IOException {
-    return deserialize(in);
-  }
-
-  @Override
-  public void copy(DataInputView source, DataOutputView target) throws IOException {
-    serialize(deserialize(source), target);
   }
 
   @Override
