@@ -30,7 +30,9 @@ final class ClusterOption {
   /**
    * Where {@code command}'s job runs: the cluster, or in-process. {@code metrics} (a reporter) is
    * for the in-process cluster only; with {@code --cluster} it is refused, since a cluster loads
-   * its reporters when it starts.
+   * its reporters when it starts. In-process, {@code metrics} is read each time an environment is
+   * made, so settings that depend on the run file (read after the options are checked here) can
+   * still be added to it.
    */
   Jobs open(String command, Configuration metrics, PrintStream err) {
     if (url == null) {

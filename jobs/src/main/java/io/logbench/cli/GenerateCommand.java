@@ -116,15 +116,16 @@ final class GenerateCommand implements Callable<Integer> {
     org.apache.flink.configuration.Configuration metrics = prometheus.configuration("generate");
     // in-process, the progress lines read the job's own metrics as they are now
     String liveToken = cluster.url == null ? java.util.UUID.randomUUID().toString() : null;
-    RunConfig config = ConfigLoader.load(file);
     if (liveToken != null) {
       metrics.addAll(io.logbench.metrics.LiveMetrics.configuration(liveToken));
-      if (config.dataset().published() == null) {
-        // only the outcomes cross between tasks; a replay moves lines between them
-        metrics.addAll(io.logbench.job.FlinkEnvironments.smallNetworkBuffers());
-      }
     }
     ClusterOption.Jobs jobs = cluster.open("generate", metrics, err);
+    RunConfig config = ConfigLoader.load(file);
+    if (liveToken != null && config.dataset().published() == null) {
+      // in-process, only the outcomes cross between tasks (a replay moves lines between them); the
+      // in-process environment reads these settings when it is made, below
+      metrics.addAll(io.logbench.job.FlinkEnvironments.smallNetworkBuffers());
+    }
     GenerateRun run = GenerateRun.prepare(file, config, runDirOption, resumeDir, jobs.startLead());
     if (dryRun) {
       try (jobs) {
