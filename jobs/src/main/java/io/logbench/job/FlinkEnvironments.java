@@ -38,6 +38,9 @@ public final class FlinkEnvironments {
   /** The network buffers' size {@link #smallNetworkBuffers()} sets. */
   public static final MemorySize SMALL_SEGMENT = MemorySize.parse("4kb");
 
+  /** How many network buffers an in-process MiniCluster has by default: 64 MiB of 32 KiB. */
+  static final int DEFAULT_NETWORK_BUFFERS = 2048;
+
   /**
    * The network memory of an in-process MiniCluster (Flink's default 64 MiB of 32-KiB buffers)
    * as the same 2,048 buffers, of 4 KiB each: 8 MiB, allocated and zeroed at every start. A job
@@ -49,7 +52,7 @@ public final class FlinkEnvironments {
    */
   public static Configuration smallNetworkBuffers() {
     Configuration conf = new Configuration();
-    MemorySize total = MemorySize.parse("8mb");
+    MemorySize total = new MemorySize(SMALL_SEGMENT.getBytes() * DEFAULT_NETWORK_BUFFERS);
     conf.set(TaskManagerOptions.MEMORY_SEGMENT_SIZE, SMALL_SEGMENT);
     conf.set(TaskManagerOptions.NETWORK_MEMORY_MIN, total);
     conf.set(TaskManagerOptions.NETWORK_MEMORY_MAX, total);

@@ -55,7 +55,7 @@ class FlinkEnvironmentsTest {
     TaskExecutorResourceSpec spec = TaskExecutorResourceUtils.resourceSpecFromConfigForLocalExecution(small);
     long defaultBuffers = defaults.getNetworkMemSize().getBytes()
         / TaskManagerOptions.MEMORY_SEGMENT_SIZE.defaultValue().getBytes();
-    assertThat(defaultBuffers).isEqualTo(2048);
+    assertThat(defaultBuffers).isEqualTo(FlinkEnvironments.DEFAULT_NETWORK_BUFFERS);
     assertThat(small.get(TaskManagerOptions.MEMORY_SEGMENT_SIZE)).isEqualTo(MemorySize.parse("4kb"));
     assertThat(spec.getNetworkMemSize().getBytes() / FlinkEnvironments.SMALL_SEGMENT.getBytes()).isEqualTo(defaultBuffers);
     assertThat(spec.getNetworkMemSize().getBytes() * 8).isEqualTo(defaults.getNetworkMemSize().getBytes());
