@@ -87,7 +87,9 @@ class NettyTransportTest {
   /**
    * /ok answers 200 "ok", /status/N answers N with "status N", /hang never answers, /close hangs
    * up, /chunked answers an interim 100 then "one,two,three" in three chunks, /bye answers "ok"
-   * and closes the connection.
+   * and closes the connection, /big answers {@link #BIG} bytes (the decoder hands them on in
+   * parts of 8 KB), /raw/NAME writes the bytes of {@link #RAW}'s NAME as they are and closes the
+   * connection.
    */
   private final class Handler extends SimpleChannelInboundHandler<FullHttpRequest> {
     @Override
@@ -108,6 +110,18 @@ class NettyTransportTest {
       }
       if (uri.startsWith("/close")) {
         ctx.close();
+        return;
+      }
+      if (uri.startsWith("/raw/")) {
+        // past the server's encoder, which only writes HTTP objects
+        ctx.pipeline().firstContext().writeAndFlush(Unpooled.copiedBuffer(RAW.get(uri.substring(5)), StandardCharsets.US_ASCII))
+            .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+        return;
+      }
+      if (uri.startsWith("/big")) {
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(big()));
+        HttpUtil.setContentLength(res, BIG);
+        ctx.writeAndFlush(res);
         return;
       }
       if (uri.startsWith("/chunked")) {
@@ -133,6 +147,23 @@ class NettyTransportTest {
       ctx.writeAndFlush(res);
     }
   }
+
+  private static final int BIG = 300_000;
+
+  /** {@link #BIG} bytes of a repeating pattern, so a part out of place or lost shows. */
+  private static byte[] big() {
+    byte[] b = new byte[BIG];
+    for (int i = 0; i < b.length; i++) {
+      b[i] = (byte) ('a' + i % 23);
+    }
+    return b;
+  }
+
+  /** Answers /raw/NAME writes as they are. */
+  private static final Map<String, String> RAW = Map.of(
+      "not-http", "hello there\r\n\r\n",
+      "until-close", "HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nread until the end",
+      "bad-chunk", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nabc\r\n0\r\n\r\n");
 
   /** The answer of one request: status and body, or the failure. */
   private record Result(int status, String body, Throwable error) {}
@@ -235,6 +266,57 @@ class NettyTransportTest {
         assertThat(r.body()).isEqualTo("one,two,three");
       }
       assertThat(t.connectionsOpened()).isEqualTo(1);
+    }
+  }
+
+  /** A body the decoder hands on in many parts is whole, byte for byte, and the connection serves the next. */
+  @Test
+  void aLargeAnswerIsWholeAndItsConnectionServesTheNext() throws Exception {
+    try (NettyTransport t = (NettyTransport) HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      Waiting w = new Waiting();
+      byte[][] got = new byte[1][];
+      t.endpoint(base.resolve("/big"), Map.of()).post("text/plain", HttpTransport.RequestBody.of(new byte[] {1}), new HttpTransport.Answer() {
+        @Override
+        public void answered(int status, byte[] body) {
+          got[0] = body;
+          w.answered(status, body);
+        }
+
+        @Override
+        public void failed(Throwable error) {
+          w.failed(error);
+        }
+      });
+      Result r = w.result.get(30, TimeUnit.SECONDS);
+      assertThat(r.error()).isNull();
+      assertThat(r.status()).isEqualTo(200);
+      assertThat(got[0]).isEqualTo(big());
+      assertThat(post(t, base.resolve("/ok"), HttpTransport.RequestBody.of(new byte[] {1})).body()).isEqualTo("ok");
+      assertThat(t.connectionsOpened()).isEqualTo(1);
+    }
+  }
+
+  /** An answer without a length is read until the server closes the connection. */
+  @Test
+  void anAnswerWithoutALengthEndsWithItsConnection() throws Exception {
+    try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      Result r = post(t, base.resolve("/raw/until-close"), HttpTransport.RequestBody.of(new byte[] {1}));
+      assertThat(r.error()).isNull();
+      assertThat(r.status()).isEqualTo(200);
+      assertThat(r.body()).isEqualTo("read until the end");
+    }
+  }
+
+  /** Bytes that are not an HTTP answer, or a chunk whose size is not a number, fail the request as I/O errors. */
+  @Test
+  void anAnswerThatIsNotHttpIsAnIoError() throws Exception {
+    try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      for (String raw : new String[] {"not-http", "bad-chunk"}) {
+        Result r = post(t, base.resolve("/raw/" + raw), HttpTransport.RequestBody.of(new byte[] {1}));
+        assertThat(r.error()).as(raw).isInstanceOf(IOException.class).hasMessageContaining("not valid HTTP")
+            .isNotInstanceOf(HttpTimeoutException.class);
+      }
+      assertThat(post(t, base.resolve("/ok"), HttpTransport.RequestBody.of(new byte[] {1})).status()).isEqualTo(200);
     }
   }
 
