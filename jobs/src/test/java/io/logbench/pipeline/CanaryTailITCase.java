@@ -200,8 +200,8 @@ class CanaryTailITCase {
         missing += want.isEmpty() ? 0 : 1;
         next = end;
       }
-      assertThat(wrong).as("%s: %d lines lost in the files %s, gap %d..%d", backend, lost.size(), watch, gap[0],
-          gap[1]).isEmpty();
+      assertThat(wrong).as("%s: %d lines lost in the files %s, gap %d..%d; Fluent Bit's warnings and errors:%n%s",
+          backend, lost.size(), watch, gap[0], gap[1], fb.problems(30)).isEmpty();
       assertThat(missing).as(backend + ": windows MISSING").isPositive();
       assertThat(next).as(backend + ": windows settled through").isGreaterThan(through);
     }

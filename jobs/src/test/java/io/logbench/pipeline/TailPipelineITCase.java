@@ -189,7 +189,8 @@ class TailPipelineITCase {
         }
       }
       assertThat(windows).as("%s windows", backend).isGreaterThanOrEqualTo(15);
-      assertThat(wrong).as("%s: %d lines lost in the files %s%n%s", backend, lost.size(), watch, v.out()).isEmpty();
+      assertThat(wrong).as("%s: %d lines lost in the files %s%n%s%nFluent Bit's warnings and errors:%n%s", backend,
+          lost.size(), watch, v.out(), fb.problems(30)).isEmpty();
     }
   }
 

@@ -27,7 +27,9 @@ final class TailRig {
    * Starts Fluent Bit tailing {@code log} (a {@code json} parser, offsets in {@code db}, from the
    * head of a file it does not know) and shipping every record to Loki (tenant {@code tenant},
    * label {@code job=<job>}, JSON lines), to VictoriaLogs ({@code /insert/jsonline} of account
-   * {@code account}) and to the OpenSearch index {@code index}.
+   * {@code account}) and to the OpenSearch index {@code index}. Each output retries a failed flush
+   * without limit (Fluent Bit gives a chunk up after one retry by default): a line lost in the
+   * test's truth is one Fluent Bit never read, not one a slow backend made it drop.
    */
   static FluentBit start(String name, Path log, Path db, String lokiUrl, String tenant, String job, String vlUrl,
       String account, String osUrl, String index) {
@@ -54,6 +56,7 @@ final class TailRig {
         "      tenant_id: " + tenant,
         "      labels: job=" + job,
         "      line_format: json",
+        "      retry_limit: no_limits",
         "    - name: http",
         "      match: '*'",
         "      host: 127.0.0.1",
@@ -63,12 +66,14 @@ final class TailRig {
         "      json_date_key: date",
         "      json_date_format: iso8601",
         "      header: AccountID " + account,
+        "      retry_limit: no_limits",
         "    - name: opensearch",
         "      match: '*'",
         "      host: 127.0.0.1",
         "      port: " + os.getPort(),
         "      index: " + index,
-        "      suppress_type_name: on"));
+        "      suppress_type_name: on",
+        "      retry_limit: no_limits"));
   }
 
   /** Whether each of the three outputs of {@code metrics} has sent {@code records} records. */

@@ -97,6 +97,9 @@ public final class FluentBit implements AutoCloseable {
         // a stop flushes what it holds and waits at most 1 s for its outputs (5 s by default), so
         // a test's restarts are quick; every output here is on loopback
         "  grace: 1",
+        // a retry comes 1 to 2 s after a failed flush (5 s to 2000 s by default), within a test's waits
+        "  scheduler.base: 1",
+        "  scheduler.cap: 2",
         "  log_level: info",
         "  http_server: on",
         "  http_listen: 127.0.0.1",
@@ -187,6 +190,20 @@ public final class FluentBit implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * The warnings and errors of its log over every start so far (the last {@code max}), for a
+   * failing test's message: an output that failed a flush, retried or gave a chunk up says so
+   * there, and its metrics count only from the latest start.
+   */
+  public String problems(int max) {
+    if (process == null) {
+      return "";
+    }
+    List<String> lines = process.log().lines().filter(l -> l.contains("[error]") || l.contains("[ warn]")).toList();
+    return lines.isEmpty() ? "(no warnings or errors in its log)"
+        : String.join("\n", lines.subList(Math.max(0, lines.size() - max), lines.size()));
   }
 
   /** The end of its log, for a failing test's message. */
