@@ -22,9 +22,10 @@ import sun.misc.Signal;
  * command loads, so that JVM starts without loading, parsing and verifying them again (about 2
  * CPU-seconds of a short {@code generate}; see docs/benchmarks.md). Java 17 has no way to name an archive from a jar and can only write one
  * when a JVM exits ({@code -XX:ArchiveClassesAtExit}), so the archive is made on the first run of
- * each command with this jar and this JDK, and used from the second on. It lives in {@code
- * $LOGBENCH_CDS_DIR}, else {@code ~/.cache/logbench/cds}, one file per jar (path, size, time),
- * JDK and command.
+ * each command with this jar and this JDK, and used from the second on. On Java 25 and later the
+ * archive is an ahead-of-time cache ({@link #AOT_CACHE_SINCE}), made and used the same way. It
+ * lives in {@code $LOGBENCH_CDS_DIR}, else {@code ~/.cache/logbench/cds}, one file per jar (path,
+ * size, time), JDK and command.
  *
  * <p>This JVM only starts the other and waits for it, and exits with its exit code. The command's
  * JVM gets this JVM's options, its standard output and error (the terminal, a pipe, a file), and
@@ -81,16 +82,97 @@ public final class Launcher {
    */
   static final String PERF_DATA_EVERY_SECOND = "-XX:PerfDataSamplingInterval=1000";
 
-  /** {@link #PERF_DATA_EVERY_SECOND}, unless the JVM was given its own performance-data options. */
-  static List<String> perfData(List<String> jvm) {
-    return jvm.stream().anyMatch(a -> a.startsWith("-XX:PerfDataSamplingInterval") || a.endsWith("UsePerfData"))
-        ? List.of() : List.of(PERF_DATA_EVERY_SECOND);
+  /**
+   * {@link #PERF_DATA_EVERY_SECOND}, unless the JVM was given its own performance-data options or
+   * is Java 25 or later, which has no such sampling (the option is gone, with a warning).
+   */
+  static List<String> perfData(int feature, List<String> jvm) {
+    return feature >= 25 || jvm.stream().anyMatch(a -> a.startsWith("-XX:PerfDataSamplingInterval")
+        || a.endsWith("UsePerfData")) ? List.of() : List.of(PERF_DATA_EVERY_SECOND);
   }
 
   /** JVM options after which the command runs in this JVM: the user manages the JVM themselves. */
   private static final List<String> OWN_JVM = List.of("-XX:SharedArchiveFile", "-XX:ArchiveClassesAtExit",
       "-Xshare", "-XX:StartFlightRecording", "-XX:+FlightRecorder", "-agentlib", "-agentpath", "-javaagent",
-      "-XX:DumpLoadedClassList", "-XX:SharedClassListFile");
+      "-XX:DumpLoadedClassList", "-XX:SharedClassListFile", "-XX:AOTCache", "-XX:AOTMode", "-XX:AOTConfiguration");
+
+  /**
+   * The first Java whose JVM keeps an ahead-of-time cache (JEP 483): the classes of the archive,
+   * and also loaded and linked, with the lambdas and proxies of the class path's loaders resolved,
+   * which a dynamic archive leaves to every start. A short {@code generate}'s command JVM: 3.1 to
+   * 3.3 CPU-s on Java 25 with it, 4.2 to 4.3 with a dynamic archive on the same JDK
+   * (docs/benchmarks.md, seventeenth round).
+   */
+  static final int AOT_CACHE_SINCE = 25;
+
+  /**
+   * The class-data options of the command's JVM on Java {@code feature}: use {@code archive}, or,
+   * when {@code dumping} is not null, make it. Java 17 writes a dynamic archive to {@code dumping}
+   * when the JVM exits; Java 25 records what the run loaded in {@link #aotConfiguration}, and
+   * {@link #aotCreate}, a JVM of its own, makes the cache from it. They come before the user's
+   * options, so that a user's {@code -Xlog} of these tags still shows.
+   */
+  static List<String> archiveOptions(int feature, Path archive, Path dumping) {
+    List<String> o = new ArrayList<>();
+    if (feature >= AOT_CACHE_SINCE) {
+      // a cache that does not fit (another JDK build, another class path) is not used, without a
+      // word; making one warns about every class it leaves out
+      o.add("-Xlog:aot*=off");
+      o.add("-Xlog:cds*=off");
+      if (dumping == null) {
+        o.add("-XX:AOTCache=" + archive);
+      } else {
+        // the JVM prints "AOTConfiguration recorded: <file>" on standard output at exit,
+        // whatever -Xlog says: output of the command's own that a pipe reading it does not expect
+        o.add("-XX:+UnlockDiagnosticVMOptions");
+        o.add("-XX:-DisplayVMOutput");
+        o.add("-XX:AOTMode=record");
+        o.add("-XX:AOTConfiguration=" + aotConfiguration(dumping));
+      }
+    } else {
+      o.add("-Xlog:cds=off");
+      o.add("-Xlog:cds+dynamic=off");
+      o.add(dumping == null ? "-XX:SharedArchiveFile=" + archive : "-XX:ArchiveClassesAtExit=" + dumping);
+      o.add("-Xshare:auto");
+    }
+    o.addAll(quietUnsafe(feature));
+    return o;
+  }
+
+  /**
+   * On Java 24 and later: Pekko (Flink's RPC) reads fields through {@code sun.misc.Unsafe}, which
+   * these warn about on standard error at its first use (JEP 498), and Netty's epoll loads its JNI
+   * library (JEP 472's warning). Allowed, as on Java 17, without the warnings.
+   */
+  static List<String> quietUnsafe(int feature) {
+    return feature >= 24 ? List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED")
+        : List.of();
+  }
+
+  /** Where the command's JVM records the classes of an ahead-of-time cache made to {@code dumping}. */
+  static Path aotConfiguration(Path dumping) {
+    return dumping.resolveSibling(dumping.getFileName() + "conf");
+  }
+
+  /**
+   * The JVM that makes the ahead-of-time cache {@code dumping} from what the command's JVM
+   * recorded: {@code java} with the command JVM's options {@code common} (a cache made with other
+   * options does not fit them) and its class path {@code jar}, no main class.
+   */
+  static List<String> aotCreate(String java, Path dumping, List<String> common, Path jar) {
+    List<String> c = new ArrayList<>(List.of(java, "-Xlog:aot*=off", "-Xlog:cds*=off", "-XX:AOTMode=create",
+        "-XX:AOTConfiguration=" + aotConfiguration(dumping), "-XX:AOTCache=" + dumping));
+    c.addAll(quietUnsafe(AOT_CACHE_SINCE));
+    c.addAll(common);
+    c.add("-cp");
+    c.add(jar.toString());
+    return c;
+  }
+
+  /** The file name ending of the archive on Java {@code feature}. */
+  static String archiveSuffix(int feature) {
+    return feature >= AOT_CACHE_SINCE ? ".aot" : ".jsa";
+  }
 
   private Launcher() {}
 
@@ -104,7 +186,7 @@ public final class Launcher {
   }
 
   /** What the launcher does: the command's JVM's command line and the archive it uses or makes. */
-  record Plan(List<String> command, Path archive, Path dumping, boolean console) {
+  record Plan(List<String> command, Path archive, Path dumping, List<String> create, boolean console) {
 
     /** Starts the command's JVM, hands signals on, waits for it; its exit code. */
     int run() throws IOException, InterruptedException {
@@ -112,18 +194,15 @@ public final class Launcher {
           .redirectError(ProcessBuilder.Redirect.INHERIT).start();
       forward("TERM", child, false);
       forward("INT", child, console);
-      int code;
-      while (true) {
-        try {
-          code = child.waitFor();
-          break;
-        } catch (InterruptedException e) {
-          // keep waiting: this JVM ends after the command's
-        }
-      }
+      int code = waitFor(child);
       if (dumping != null) {
         try {
-          if (Files.size(dumping) > 0) {
+          if (create != null && Files.isRegularFile(aotConfiguration(dumping))) {
+            // after the command's output, and as quiet: it says what it writes on standard output
+            waitFor(new ProcessBuilder(create).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start());
+          }
+          if (Files.isRegularFile(dumping) && Files.size(dumping) > 0) {
             Files.move(dumping, archive, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             prune(archive.getParent(), KEPT);
           }
@@ -131,9 +210,20 @@ public final class Launcher {
           // no archive this time: the next run makes one
         } finally {
           Files.deleteIfExists(dumping);
+          Files.deleteIfExists(aotConfiguration(dumping));
         }
       }
       return code;
+    }
+
+    private static int waitFor(Process p) {
+      while (true) {
+        try {
+          return p.waitFor();
+        } catch (InterruptedException e) {
+          // keep waiting: this JVM ends after the ones it started
+        }
+      }
     }
 
     private static void forward(String name, Process child, boolean fromTerminal) {
@@ -184,29 +274,27 @@ public final class Launcher {
       return null;
     }
     String command = args.length == 0 || args[0].startsWith("-") ? "none" : args[0].replaceAll("[^A-Za-z0-9_-]", "_");
+    int feature = Runtime.version().feature();
     Path archive;
     try {
       archive = dir.resolve(key(jar, System.getProperty("java.home"), System.getProperty("java.vm.version")) + "-"
-          + command + ".jsa");
+          + command + archiveSuffix(feature));
     } catch (IOException e) {
       return null;
     }
     boolean console = System.console() != null;
     Path dumping = Files.isRegularFile(archive) ? null
         : dir.resolve(archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(jvm);
-    cmd.add(dumping == null ? "-XX:SharedArchiveFile=" + archive : "-XX:ArchiveClassesAtExit=" + dumping);
-    // an archive that does not fit (another JDK build) is not used, without a word; making one
-    // warns about every class it leaves out
-    cmd.add("-Xshare:auto");
-    cmd.add("-Xlog:cds=off");
-    cmd.add("-Xlog:cds+dynamic=off");
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    List<String> common = new ArrayList<>(jvm);
     if (jvm.stream().noneMatch(a -> a.startsWith("-XX:Tier") || a.startsWith("-XX:-TieredCompilation"))) {
-      cmd.addAll(jit(command));
+      common.addAll(jit(command));
     }
-    cmd.addAll(perfData(jvm));
+    common.addAll(perfData(feature, jvm));
+    List<String> cmd = new ArrayList<>();
+    cmd.add(java);
+    cmd.addAll(archiveOptions(feature, archive, dumping));
+    cmd.addAll(common);
     cmd.add("-D" + LAUNCHED + "=" + ProcessHandle.current().pid());
     if (console) {
       cmd.add("-D" + CONSOLE + "=true");
@@ -215,7 +303,8 @@ public final class Launcher {
     cmd.add(jar.toString());
     cmd.add(Main.class.getName());
     cmd.addAll(List.of(args));
-    return new Plan(cmd, archive, dumping, console);
+    List<String> create = dumping != null && feature >= AOT_CACHE_SINCE ? aotCreate(java, dumping, common, jar) : null;
+    return new Plan(cmd, archive, dumping, create, console);
   }
 
   /** Archives kept in the folder: each is tens of megabytes, and every build of the jar makes new ones. */
@@ -225,7 +314,8 @@ public final class Launcher {
   static void prune(Path dir, int kept) throws IOException {
     List<Path> all;
     try (var files = Files.list(dir)) {
-      all = new ArrayList<>(files.filter(f -> f.getFileName().toString().endsWith(".jsa")).toList());
+      all = new ArrayList<>(files.filter(f -> f.getFileName().toString().endsWith(".jsa")
+          || f.getFileName().toString().endsWith(".aot")).toList());
     }
     all.sort((a, b) -> Long.compare(modified(b), modified(a)));
     for (Path old : all.subList(Math.min(kept, all.size()), all.size())) {

@@ -3,6 +3,7 @@ package io.logbench.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.logbench.testing.ChildLogbench;
+import io.logbench.testing.Jdks;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,16 +17,22 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code java -jar logbench.jar} runs its command in a second JVM with a class-data sharing
- * archive: made by the first run of a command, used by the next; the command's JVM ends with the
- * launcher however the launcher ends.
+ * archive (on Java 25, an ahead-of-time cache): made by the first run of a command, used by the
+ * next; the command's JVM ends with the launcher however the launcher ends.
  */
 class LauncherITCase {
 
   @TempDir Path dir;
 
   private Process start(String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-jar", ChildLogbench.jar().toString()));
+    return start(Path.of(System.getProperty("java.home"), "bin", "java"), List.of(), args);
+  }
+
+  /** {@code java [jvm] -Xmx256m -jar logbench.jar args}, its output in out.txt and err.txt. */
+  private Process start(Path java, List<String> jvm, String... args) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(java.toString()));
+    cmd.addAll(jvm);
+    cmd.addAll(List.of("-Xmx256m", "-jar", ChildLogbench.jar().toString()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(dir.resolve("out.txt").toFile())
         .redirectError(dir.resolve("err.txt").toFile());
@@ -92,6 +99,38 @@ class LauncherITCase {
     assertThat(again.waitFor(180, TimeUnit.SECONDS)).isTrue();
     assertThat(again.exitValue()).isZero();
     assertThat(Files.readString(dir.resolve("run2").resolve("summary.csv"))).contains("discard");
+  }
+
+  @Test
+  void onJava25TheFirstRunRecordsSilentlyAndLeavesAnAheadOfTimeCacheWhichTheNextRunsMap() throws Exception {
+    Path java = Jdks.java(Launcher.AOT_CACHE_SINCE);
+    Process first = start(java, List.of(), "generate", runFile(2).toString(), "--run-dir",
+        dir.resolve("run1").toString(), "--quiet");
+    ProcessHandle jvm = commandJvm(first);
+    assertThat(jvm.info().commandLine().orElse("")).contains("-XX:AOTMode=record", "-XX:AOTConfiguration=");
+    assertThat(first.waitFor(180, TimeUnit.SECONDS)).isTrue();
+    String err = Files.readString(dir.resolve("err.txt"));
+    assertThat(first.exitValue()).as(err).isZero();
+    String out = Files.readString(dir.resolve("out.txt"));
+    // the JVMs that record and make the cache say so on standard output; Pekko's Unsafe warns
+    assertThat(out + err).contains("generate: run launcher-it-").doesNotContain("AOTConfiguration", "AOTCache",
+        "sun.misc.Unsafe", "warning");
+    List<Path> made = archives();
+    assertThat(made).as("the cache alone: no recording, no half-written file").hasSize(1);
+    assertThat(made.get(0).getFileName().toString()).endsWith("-generate.aot");
+    assertThat(Files.size(made.get(0))).isGreaterThan(1 << 20);
+
+    // a user's -Xlog of the cache's tags goes to the command's JVM after the launcher's own, and shows
+    Process again = start(java, List.of("-Xlog:aot=info"), "generate", runFile(2).toString(), "--run-dir",
+        dir.resolve("run2").toString(), "--quiet");
+    jvm = commandJvm(again);
+    assertThat(jvm.info().commandLine().orElse("")).contains("-XX:AOTCache=" + made.get(0));
+    assertThat(again.waitFor(180, TimeUnit.SECONDS)).isTrue();
+    assertThat(again.exitValue()).as(Files.readString(dir.resolve("err.txt"))).isZero();
+    assertThat(Files.readString(dir.resolve("out.txt"))).contains("Opened AOT cache " + made.get(0),
+        "Using AOT-linked classes: true");
+    assertThat(Files.readString(dir.resolve("run2").resolve("summary.csv"))).contains("discard");
+    assertThat(archives()).isEqualTo(made);
   }
 
   @Test

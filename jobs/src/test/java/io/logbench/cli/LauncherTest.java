@@ -30,17 +30,59 @@ class LauncherTest {
   }
 
   @Test
-  void pruningKeepsTheNewestArchivesAndNothingElseIsTouched() throws Exception {
+  void pruningKeepsTheNewestArchivesOfEitherKindAndNothingElseIsTouched() throws Exception {
     for (int i = 0; i < 5; i++) {
       Path a = Files.writeString(dir.resolve("a" + i + "-generate.jsa"), "x");
       Files.setLastModifiedTime(a, FileTime.fromMillis(1_000_000L * (i + 1)));
     }
+    Path cache = Files.writeString(dir.resolve("a5-generate.aot"), "x");
+    Files.setLastModifiedTime(cache, FileTime.fromMillis(500_000L)); // the oldest
     Files.writeString(dir.resolve("notes.txt"), "kept");
     Launcher.prune(dir, 2);
     try (var files = Files.list(dir)) {
       assertThat(files.map(p -> p.getFileName().toString()).sorted())
           .containsExactly("a3-generate.jsa", "a4-generate.jsa", "notes.txt");
     }
+    Files.writeString(dir.resolve("a6-generate.aot"), "x"); // now: the newest
+    Launcher.prune(dir, 2);
+    try (var files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString()).sorted())
+          .containsExactly("a4-generate.jsa", "a6-generate.aot", "notes.txt");
+    }
+  }
+
+  @Test
+  void java17MakesADynamicArchiveAtExitAndMapsItOnTheNextRuns() {
+    Path archive = dir.resolve("k-generate.jsa");
+    Path dumping = dir.resolve("k-generate.jsa.42.tmp");
+    assertThat(Launcher.archiveSuffix(17)).isEqualTo(".jsa");
+    assertThat(Launcher.archiveOptions(17, archive, dumping)).containsExactly("-Xlog:cds=off",
+        "-Xlog:cds+dynamic=off", "-XX:ArchiveClassesAtExit=" + dumping, "-Xshare:auto");
+    assertThat(Launcher.archiveOptions(17, archive, null)).containsExactly("-Xlog:cds=off", "-Xlog:cds+dynamic=off",
+        "-XX:SharedArchiveFile=" + archive, "-Xshare:auto");
+  }
+
+  @Test
+  void java25RecordsTheRunSilentlyAndMakesAnAheadOfTimeCacheInAJvmOfItsOwn() {
+    Path archive = dir.resolve("k-generate.aot");
+    Path dumping = dir.resolve("k-generate.aot.42.tmp");
+    Path conf = dir.resolve("k-generate.aot.42.tmpconf");
+    List<String> unsafe = List.of("--sun-misc-unsafe-memory-access=allow", "--enable-native-access=ALL-UNNAMED");
+    assertThat(Launcher.archiveSuffix(25)).isEqualTo(".aot");
+    assertThat(Launcher.aotConfiguration(dumping)).isEqualTo(conf);
+    assertThat(Launcher.archiveOptions(25, archive, dumping)).startsWith("-Xlog:aot*=off", "-Xlog:cds*=off",
+        "-XX:+UnlockDiagnosticVMOptions", "-XX:-DisplayVMOutput", "-XX:AOTMode=record",
+        "-XX:AOTConfiguration=" + conf).endsWith(unsafe.toArray(String[]::new)).hasSize(8);
+    assertThat(Launcher.archiveOptions(25, archive, null)).containsExactly("-Xlog:aot*=off", "-Xlog:cds*=off",
+        "-XX:AOTCache=" + archive, unsafe.get(0), unsafe.get(1));
+    // the cache is made with the command JVM's own options, or it would not fit them
+    List<String> common = List.of("-Xmx1g", "-XX:TieredStopAtLevel=1");
+    assertThat(Launcher.aotCreate("/jdk/bin/java", dumping, common, dir.resolve("l.jar"))).containsExactly(
+        "/jdk/bin/java", "-Xlog:aot*=off", "-Xlog:cds*=off", "-XX:AOTMode=create", "-XX:AOTConfiguration=" + conf,
+        "-XX:AOTCache=" + dumping, unsafe.get(0), unsafe.get(1), "-Xmx1g", "-XX:TieredStopAtLevel=1", "-cp",
+        dir.resolve("l.jar").toString());
+    assertThat(Launcher.quietUnsafe(21)).as("options Java 21 does not know").isEmpty();
+    assertThat(Launcher.quietUnsafe(24)).isEqualTo(unsafe);
   }
 
   @Test
@@ -53,9 +95,10 @@ class LauncherTest {
 
   @Test
   void theCommandsJvmSamplesItsCountersOnceASecondUnlessGivenItsOwnPerfDataOptions() {
-    assertThat(Launcher.perfData(List.of("-Xmx1g"))).containsExactly("-XX:PerfDataSamplingInterval=1000");
-    assertThat(Launcher.perfData(List.of("-Xmx1g", "-XX:PerfDataSamplingInterval=20"))).isEmpty();
-    assertThat(Launcher.perfData(List.of("-XX:-UsePerfData"))).isEmpty();
-    assertThat(Launcher.perfData(List.of("-XX:+UsePerfData"))).isEmpty();
+    assertThat(Launcher.perfData(17, List.of("-Xmx1g"))).containsExactly("-XX:PerfDataSamplingInterval=1000");
+    assertThat(Launcher.perfData(17, List.of("-Xmx1g", "-XX:PerfDataSamplingInterval=20"))).isEmpty();
+    assertThat(Launcher.perfData(17, List.of("-XX:-UsePerfData"))).isEmpty();
+    assertThat(Launcher.perfData(17, List.of("-XX:+UsePerfData"))).isEmpty();
+    assertThat(Launcher.perfData(25, List.of("-Xmx1g"))).as("Java 25 has no such option").isEmpty();
   }
 }
