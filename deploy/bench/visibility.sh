@@ -7,14 +7,16 @@
 #
 # Environment (defaults in brackets):
 #   JARS ["current:jobs/target/logbench.jar"]   label:path pairs, space-separated; OPTS_<label>, if
-#     set, replaces JAVA_OPTS for that label (the same jar twice with other JVM options)
+#     set, replaces JAVA_OPTS for that label (the same jar twice with other JVM options); JAVA_<label>,
+#     if set, is the java that runs it (e.g. a Java 25 beside the PATH's Java 17)
 #   SAMPLES ["100 0"]   visibility.sample values (0: off)
 #   BACKEND [victorialogs]   victorialogs or loki (a real server, from LOGBENCH_*_BIN)
 #   RATE [100000]  LINES [100] (a request)  DURATION [60] (s)  ROUNDS [2]
 #   PARALLELISM [auto] (the run file's, as servers.sh writes it)  JAVA_OPTS [-Xmx1g]  OUT [target/visibility-bench]
 #   WARMUP [10] s of the first jar at 20k lines/s into the fresh server first, not measured (a
 #     fresh VictoriaLogs answered its first minute seconds late in these runs; it also makes the
-#     first jar's class-data archive)
+#     first jar's class-data archive); then one unmeasured 1-s run of each label at 100 lines/s,
+#     so that no measured run is the one that makes a label's archive
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -61,19 +63,30 @@ if (( warmup > 0 )); then
     > "$out/warmup.log" 2>&1 || true
   rate="$saved_rate" duration="$saved_duration"
 fi
+saved_rate="$rate" saved_duration="$duration"
+rate=100 duration=1
+for j in $jars; do
+  label="${j%%:*}"
+  opts_var="OPTS_$label" java_var="JAVA_$label"
+  # shellcheck disable=SC2086
+  "${!java_var:-java}" ${!opts_var:-$java_opts} -jar "${j#*:}" generate "$(run_file "archive-$label" 0)" \
+    --run-dir "$out/runs/archive-$label" --quiet > "$out/archive-$label.log" 2>&1 || true
+done
+rate="$saved_rate" duration="$saved_duration"
 
 for round in $(seq "$rounds"); do
   for j in $jars; do
     label="${j%%:*}"
     jar="${j#*:}"
-    opts_var="OPTS_$label"
+    opts_var="OPTS_$label" java_var="JAVA_$label"
     opts="${!opts_var:-$java_opts}"
+    java_bin="${!java_var:-java}"
     for s in $samples; do
       name="$label-s$s-r$round"
       rm -rf "$out/runs/$name"
       # shellcheck disable=SC2086
       python3 "$root/deploy/bench/measure.py" --label "$name" --out "$out/$name.json" -- \
-        java $opts -jar "$jar" generate "$(run_file "$name" "$s")" --run-dir "$out/runs/$name" --quiet \
+        "$java_bin" $opts -jar "$jar" generate "$(run_file "$name" "$s")" --run-dir "$out/runs/$name" --quiet \
         > "$out/$name.log" 2>&1 || true
       python3 - "$out" "$name" <<'EOF'
 import csv, json, os, sys

@@ -277,7 +277,7 @@ public final class Launcher {
     int feature = Runtime.version().feature();
     Path archive;
     try {
-      archive = dir.resolve(key(jar, System.getProperty("java.home"), System.getProperty("java.vm.version")) + "-"
+      archive = dir.resolve(key(jar, System.getProperty("java.home"), System.getProperty("java.vm.version"), jvm) + "-"
           + command + archiveSuffix(feature));
     } catch (IOException e) {
       return null;
@@ -342,12 +342,25 @@ public final class Launcher {
         : Path.of(System.getProperty("user.home"), ".cache", "logbench", "cds");
   }
 
-  /** A name for the archive of {@code jar} on a JDK: a new jar build or JDK gets a new archive. */
-  static String key(Path jar, String javaHome, String vmVersion) throws IOException {
-    String id = jar.toAbsolutePath() + File.pathSeparator + Files.size(jar) + File.pathSeparator
-        + Files.getLastModifiedTime(jar).toMillis() + File.pathSeparator + javaHome + File.pathSeparator + vmVersion;
+  /**
+   * A name for the archive of {@code jar} on a JDK with the JVM options {@code jvm}: a new jar
+   * build, JDK or set of options gets a new archive. An archive or cache made with other options
+   * can be of no use to a JVM (Java 25 leaves a cache unused, silently, when an option such as
+   * {@code -XX:+UseCompactObjectHeaders} differs), so every option counts
+   * but the system properties ({@code -D}) and logging ({@code -Xlog}), which never decide it and
+   * can differ from run to run.
+   */
+  static String key(Path jar, String javaHome, String vmVersion, List<String> jvm) throws IOException {
+    StringBuilder id = new StringBuilder().append(jar.toAbsolutePath()).append(File.pathSeparator)
+        .append(Files.size(jar)).append(File.pathSeparator).append(Files.getLastModifiedTime(jar).toMillis())
+        .append(File.pathSeparator).append(javaHome).append(File.pathSeparator).append(vmVersion);
+    for (String o : jvm) {
+      if (!o.startsWith("-D") && !o.startsWith("-Xlog")) {
+        id.append('\0').append(o);
+      }
+    }
     try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(id.getBytes(StandardCharsets.UTF_8));
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(id.toString().getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(d, 0, 8);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("The JDK has no SHA-256.", e);

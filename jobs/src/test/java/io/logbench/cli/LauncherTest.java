@@ -15,18 +15,25 @@ class LauncherTest {
   @TempDir Path dir;
 
   @Test
-  void anArchiveIsNamedAfterTheJarsPathSizeAndTimeAndTheJdk() throws Exception {
+  void anArchiveIsNamedAfterTheJarsPathSizeAndTimeTheJdkAndTheJvmOptionsButNotItsPropertiesOrLogging()
+      throws Exception {
     Path jar = Files.writeString(dir.resolve("logbench.jar"), "one");
     Files.setLastModifiedTime(jar, FileTime.fromMillis(1_000_000));
-    String k = Launcher.key(jar, "/jdk", "17.0.15");
-    assertThat(k).matches("[0-9a-f]{16}").isEqualTo(Launcher.key(jar, "/jdk", "17.0.15"));
-    assertThat(Launcher.key(jar, "/other-jdk", "17.0.15")).isNotEqualTo(k);
-    assertThat(Launcher.key(jar, "/jdk", "17.0.16")).isNotEqualTo(k);
+    List<String> jvm = List.of("-Xmx1g");
+    String k = Launcher.key(jar, "/jdk", "17.0.15", jvm);
+    assertThat(k).matches("[0-9a-f]{16}").isEqualTo(Launcher.key(jar, "/jdk", "17.0.15", jvm));
+    assertThat(Launcher.key(jar, "/other-jdk", "17.0.15", jvm)).isNotEqualTo(k);
+    assertThat(Launcher.key(jar, "/jdk", "17.0.16", jvm)).isNotEqualTo(k);
+    assertThat(Launcher.key(jar, "/jdk", "17.0.15", List.of("-Xmx1g", "-XX:+UseCompactObjectHeaders")))
+        .isNotEqualTo(k);
+    assertThat(Launcher.key(jar, "/jdk", "17.0.15", List.of())).isNotEqualTo(k);
+    assertThat(Launcher.key(jar, "/jdk", "17.0.15", List.of("-Dlogbench.x=1", "-Xmx1g", "-Xlog:aot=info")))
+        .as("properties and logging do not count").isEqualTo(k);
     Files.setLastModifiedTime(jar, FileTime.fromMillis(2_000_000)); // a rebuild
-    assertThat(Launcher.key(jar, "/jdk", "17.0.15")).isNotEqualTo(k);
+    assertThat(Launcher.key(jar, "/jdk", "17.0.15", jvm)).isNotEqualTo(k);
     Files.writeString(jar, "three");
     Files.setLastModifiedTime(jar, FileTime.fromMillis(1_000_000));
-    assertThat(Launcher.key(jar, "/jdk", "17.0.15")).as("another size").isNotEqualTo(k);
+    assertThat(Launcher.key(jar, "/jdk", "17.0.15", jvm)).as("another size").isNotEqualTo(k);
   }
 
   @Test
