@@ -99,9 +99,9 @@ public final class Launcher {
   /**
    * The first Java whose JVM keeps an ahead-of-time cache (JEP 483): the classes of the archive,
    * and also loaded and linked, with the lambdas and proxies of the class path's loaders resolved,
-   * which a dynamic archive leaves to every start. A short {@code generate}'s command JVM: 3.1 to
-   * 3.3 CPU-s on Java 25 with it, 4.2 to 4.3 with a dynamic archive on the same JDK
-   * (docs/benchmarks.md, seventeenth round).
+   * which a dynamic archive leaves to every start. A short {@code generate} from {@code java -jar}
+   * to exit, alternating: a median of 3.7 CPU-s on Java 25 with it, 3.9 with a dynamic archive on
+   * the same JDK, 4.2 on Java 17 (docs/benchmarks.md, seventeenth round).
    */
   static final int AOT_CACHE_SINCE = 25;
 
