@@ -2,18 +2,17 @@ package io.logbench.cli;
 
 import java.io.File;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.zip.CRC32;
+import java.util.zip.CRC32C;
 import sun.misc.Signal;
 
 /**
@@ -45,6 +44,8 @@ public final class Launcher {
   public static final String SWITCH = "logbench.launcher";
   /** Set on the command's JVM: it was started by a launcher, whose end it follows. */
   public static final String LAUNCHED = "logbench.launched";
+  /** The command's main class. */
+  static final String MAIN = "io.logbench.cli.Main";
   /** Set on the command's JVM when the launcher's standard streams are a terminal. */
   public static final String CONSOLE = "logbench.console";
 
@@ -87,8 +88,8 @@ public final class Launcher {
    * is Java 25 or later, which has no such sampling (the option is gone, with a warning).
    */
   static List<String> perfData(int feature, List<String> jvm) {
-    return feature >= 25 || jvm.stream().anyMatch(a -> a.startsWith("-XX:PerfDataSamplingInterval")
-        || a.endsWith("UsePerfData")) ? List.of() : List.of(PERF_DATA_EVERY_SECOND);
+    return feature >= 25 || anyStartsWith(jvm, "-XX:PerfDataSamplingInterval") || anyStartsWith(jvm, "-XX:+UsePerfData")
+        || anyStartsWith(jvm, "-XX:-UsePerfData") ? List.of() : List.of(PERF_DATA_EVERY_SECOND);
   }
 
   /** JVM options after which the command runs in this JVM: the user manages the JVM themselves. */
@@ -228,18 +229,34 @@ public final class Launcher {
 
     private static void forward(String name, Process child, boolean fromTerminal) {
       try {
-        Signal.handle(new Signal(name), s -> {
-          if (fromTerminal) {
-            return; // the terminal sent it to the command's JVM too
-          }
-          try {
-            new ProcessBuilder("kill", "-" + name, Long.toString(child.pid())).inheritIO().start();
-          } catch (IOException e) {
-            child.destroy(); // SIGTERM: the command still stops cleanly
-          }
-        });
+        Signal.handle(new Signal(name), new Forward(name, child, fromTerminal));
       } catch (IllegalArgumentException e) {
         // an ignored signal (a background job of a non-interactive shell) stays ignored
+      }
+    }
+  }
+
+  /** Hands a signal on to the command's JVM (a class, not a lambda: see {@link #anyStartsWith}). */
+  private static final class Forward implements sun.misc.SignalHandler {
+    private final String name;
+    private final Process child;
+    private final boolean fromTerminal;
+
+    Forward(String name, Process child, boolean fromTerminal) {
+      this.name = name;
+      this.child = child;
+      this.fromTerminal = fromTerminal;
+    }
+
+    @Override
+    public void handle(Signal s) {
+      if (fromTerminal) {
+        return; // the terminal sent it to the command's JVM too
+      }
+      try {
+        new ProcessBuilder("kill", "-" + name, Long.toString(child.pid())).inheritIO().start();
+      } catch (IOException e) {
+        child.destroy(); // SIGTERM: the command still stops cleanly
       }
     }
   }
@@ -250,7 +267,7 @@ public final class Launcher {
         || System.getProperty(LAUNCHED) != null) {
       return null;
     }
-    List<String> jvm = ManagementFactory.getRuntimeMXBean().getInputArguments();
+    List<String> jvm = jvmOptions();
     for (String a : jvm) {
       for (String own : OWN_JVM) {
         if (a.startsWith(own)) {
@@ -287,7 +304,7 @@ public final class Launcher {
         : dir.resolve(archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     List<String> common = new ArrayList<>(jvm);
-    if (jvm.stream().noneMatch(a -> a.startsWith("-XX:Tier") || a.startsWith("-XX:-TieredCompilation"))) {
+    if (!anyStartsWith(jvm, "-XX:Tier") && !anyStartsWith(jvm, "-XX:-TieredCompilation")) {
       common.addAll(jit(command));
     }
     common.addAll(perfData(feature, jvm));
@@ -301,10 +318,54 @@ public final class Launcher {
     }
     cmd.add("-cp");
     cmd.add(jar.toString());
-    cmd.add(Main.class.getName());
+    cmd.add(MAIN); // a name: loading Main here would cost this JVM the parsing of a class it never runs
     cmd.addAll(List.of(args));
     List<String> create = dumping != null && feature >= AOT_CACHE_SINCE ? aotCreate(java, dumping, common, jar) : null;
     return new Plan(cmd, archive, dumping, create, console);
+  }
+
+  /**
+   * Whether an option starts with {@code prefix}. This JVM's own start is part of every run's
+   * (about 0.4 CPU-s of a short generate's 4): its code uses no lambda, stream, JMX or message
+   * digest, each of which loads and links classes that the JDK's own archive does not hold.
+   */
+  private static boolean anyStartsWith(List<String> options, String prefix) {
+    for (String o : options) {
+      if (o.startsWith(prefix)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * This JVM's options: those before {@code -jar} on its command line, read from the system
+   * ({@code /proc/self/cmdline} on Linux). When the command line cannot say them all (options from
+   * {@code JDK_JAVA_OPTIONS}, {@code JAVA_TOOL_OPTIONS} or {@code _JAVA_OPTIONS}, an {@code @}
+   * argument file, no {@code -jar}), the runtime's management bean's list, which costs this JVM
+   * a few hundred classes more.
+   */
+  static List<String> jvmOptions() {
+    List<String> line = null;
+    if (System.getenv("JDK_JAVA_OPTIONS") == null && System.getenv("JAVA_TOOL_OPTIONS") == null
+        && System.getenv("_JAVA_OPTIONS") == null) {
+      String[] args = ProcessHandle.current().info().arguments().orElse(null);
+      line = args == null ? null : optionsBeforeJar(args);
+    }
+    return line != null ? line : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+  }
+
+  /** The options before {@code -jar} of a {@code java} command line's arguments, or null when unknown. */
+  static List<String> optionsBeforeJar(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].startsWith("@")) {
+        return null;
+      }
+      if (args[i].equals("-jar")) {
+        return List.of(args).subList(0, i);
+      }
+    }
+    return null;
   }
 
   /** Archives kept in the folder: each is tens of megabytes, and every build of the jar makes new ones. */
@@ -359,11 +420,12 @@ public final class Launcher {
         id.append('\0').append(o);
       }
     }
-    try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(id.toString().getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(d, 0, 8);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("The JDK has no SHA-256.", e);
-    }
+    // two checksums of 32 bits, not a message digest: a name, not a secret, and no security provider to load
+    byte[] b = id.toString().getBytes(StandardCharsets.UTF_8);
+    CRC32 crc = new CRC32();
+    crc.update(b);
+    CRC32C crcC = new CRC32C();
+    crcC.update(b);
+    return HexFormat.of().toHexDigits(crc.getValue() << 32 | crcC.getValue());
   }
 }

@@ -88,7 +88,8 @@ class LauncherITCase {
 
     Process generate = start("generate", runFile(2).toString(), "--run-dir", dir.resolve("run1").toString(), "--quiet");
     ProcessHandle jvm = commandJvm(generate);
-    assertThat(jvm.info().commandLine().orElse("")).contains("-XX:ArchiveClassesAtExit=");
+    // the launcher's own options (before -jar) go to the command's JVM
+    assertThat(jvm.info().commandLine().orElse("")).contains("-XX:ArchiveClassesAtExit=", " -Xmx256m ");
     assertThat(generate.waitFor(180, TimeUnit.SECONDS)).isTrue();
     assertThat(generate.exitValue()).as(Files.readString(dir.resolve("err.txt"))).isZero();
     assertThat(archives()).hasSize(2).anyMatch(p -> p.getFileName().toString().endsWith("-generate.jsa"));

@@ -93,6 +93,16 @@ class LauncherTest {
   }
 
   @Test
+  void theJvmOptionsAreThoseBeforeJarOnTheCommandLineUnlessItCannotSayThemAll() {
+    assertThat(Launcher.optionsBeforeJar(new String[] {"-Xmx1g", "-Dx=1", "-jar", "l.jar", "generate", "-Xmx2g"}))
+        .containsExactly("-Xmx1g", "-Dx=1");
+    assertThat(Launcher.optionsBeforeJar(new String[] {"-jar", "l.jar"})).isEmpty();
+    assertThat(Launcher.optionsBeforeJar(new String[] {"@opts", "-jar", "l.jar"})).as("an argument file").isNull();
+    assertThat(Launcher.optionsBeforeJar(new String[] {"-cp", "l.jar", "io.logbench.cli.Launcher"})).isNull();
+    assertThat(Launcher.MAIN).isEqualTo(Main.class.getName());
+  }
+
+  @Test
   void commandsThatRunJobsOfMinutesGetC1AloneAndTheLineMakersGetC2ForHotCode() {
     assertThat(Launcher.jit("generate")).containsExactly("-XX:TieredStopAtLevel=1");
     assertThat(Launcher.jit("verify")).isEqualTo(Launcher.C1_ONLY);
