@@ -102,7 +102,7 @@ public final class Launcher {
    * and also loaded and linked, with the lambdas and proxies of the class path's loaders resolved,
    * which a dynamic archive leaves to every start. A short {@code generate} from {@code java -jar}
    * to exit, alternating: a median of 3.7 CPU-s on Java 25 with it, 3.9 with a dynamic archive on
-   * the same JDK, 4.2 on Java 17 (docs/benchmarks.md, seventeenth round).
+   * the same JDK, 4.1 on Java 17 (docs/benchmarks.md, seventeenth round).
    */
   static final int AOT_CACHE_SINCE = 25;
 
