@@ -115,9 +115,9 @@ public final class Launcher {
    */
   static List<String> archiveOptions(int feature, Path archive, Path dumping) {
     List<String> o = new ArrayList<>();
+    // an archive that does not fit (another JDK build, another class path) is not used, without a
+    // word; making one warns about every class it leaves out
     if (feature >= AOT_CACHE_SINCE) {
-      // a cache that does not fit (another JDK build, another class path) is not used, without a
-      // word; making one warns about every class it leaves out
       o.add("-Xlog:aot*=off");
       o.add("-Xlog:cds*=off");
       if (dumping == null) {
