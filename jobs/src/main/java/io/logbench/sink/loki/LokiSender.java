@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import io.logbench.sink.loki.internal.LokiFrontier;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,30 +95,35 @@ final class LokiSender implements BatchSender {
     if (batch.count() == 0) {
       return push.send(batch);
     }
-    // the batch's streams in order of first appearance, each with its lines and their span
-    Map<Integer, Integer> groupOf = new LinkedHashMap<>();
+    // the batch's streams in order of first appearance, each with its lines and their span; per
+    // line an array look-up by stream index (a batch holds a few of the dataset's streams)
+    int[] groupOf = new int[streamKeys.length];
+    Arrays.fill(groupOf, -1);
+    int[] order = new int[Math.min(streamKeys.length, batch.count())];
     List<BitSet> lines = new ArrayList<>();
-    List<long[]> span = new ArrayList<>();
+    long[] oldestOf = new long[order.length];
+    long[] newestOf = new long[order.length];
     for (int k = 0; k < batch.count(); k++) {
-      int g = groupOf.computeIfAbsent(batch.stream(k), s -> {
+      int stream = batch.stream(k);
+      int g = groupOf[stream];
+      if (g < 0) {
+        g = lines.size();
+        groupOf[stream] = g;
+        order[g] = stream;
         lines.add(new BitSet());
-        span.add(new long[] {Long.MAX_VALUE, Long.MIN_VALUE});
-        return lines.size() - 1;
-      });
+        oldestOf[g] = Long.MAX_VALUE;
+        newestOf[g] = Long.MIN_VALUE;
+      }
       long ns = batch.timestampNanos(k);
       lines.get(g).set(k);
-      span.get(g)[0] = Math.min(span.get(g)[0], ns);
-      span.get(g)[1] = Math.max(span.get(g)[1], ns);
+      oldestOf[g] = Math.min(oldestOf[g], ns);
+      newestOf[g] = Math.max(newestOf[g], ns);
     }
     String[] keys = new String[lines.size()];
-    long[] oldest = new long[keys.length];
-    long[] newest = new long[keys.length];
-    int i = 0;
-    for (int stream : groupOf.keySet()) {
-      keys[i] = streamKeys[stream];
-      oldest[i] = span.get(i)[0];
-      newest[i] = span.get(i)[1];
-      i++;
+    long[] oldest = Arrays.copyOf(oldestOf, keys.length);
+    long[] newest = Arrays.copyOf(newestOf, keys.length);
+    for (int i = 0; i < keys.length; i++) {
+      keys[i] = streamKeys[order[i]];
     }
     return admit(batch, keys, oldest, newest, lines);
   }
