@@ -4,7 +4,8 @@ descendants (user + sys, from /proc/<pid>/stat while it runs, and from wait4 whe
 counts the descendants it waited for; the two agree within a tick), the
 CPU of each of its threads by name (digits folded) in the last snapshot before it ended (threads
 that ended earlier are not in it), its wall time, and the
-machine's load average while it ran (1-minute figure, sampled every second).
+machine's load average while it ran (1-minute figure, sampled every second), and its minor page
+faults (from wait4, so the descendants it waited for count too).
 
     measure.py --out run.json [--label NAME] -- COMMAND [ARGS...]
 
@@ -117,7 +118,7 @@ def main():
         "label": a.label, "exit": code, "wall_s": round(wall, 2),
         "cpu_s": round(rusage.ru_utime + rusage.ru_stime, 2),
         "cpu_user_s": round(rusage.ru_utime, 2), "cpu_sys_s": round(rusage.ru_stime, 2),
-        "cpu_proc_s": round(cpu, 2), "load_avg_min_max": [min(loads), max(loads)],
+        "minor_faults": rusage.ru_minflt, "cpu_proc_s": round(cpu, 2), "load_avg_min_max": [min(loads), max(loads)],
         "threads_cpu_s": top,
     }
     with open(a.out, "w") as f:

@@ -31,6 +31,32 @@ class ReplayFilesTest {
   }
 
   @Test
+  void aLeaseHoldsEveryDigitOfTheLargestIdAndItsFileIsWholeBeforeItIsClosed() throws IOException {
+    ReplayFiles files = ReplayFiles.in(dir);
+    try (ReplayFiles.Lease lease = files.lease("vl", 2)) {
+      lease.write(Long.MAX_VALUE);
+      // another reader sees the value while the lease is open (the mapping is the file's page)
+      assertThat(Files.readString(files.leaseFile("vl", 2))).isEqualTo("9223372036854775807\n");
+      lease.write(1_000_000_000L);
+      assertThat(Files.readString(files.leaseFile("vl", 2))).isEqualTo("0000000001000000000\n");
+      try (ReplayFiles.Lease reader = files.lease("vl", 2)) {
+        assertThat(reader.previous()).isEqualTo(1_000_000_000L);
+      }
+    }
+  }
+
+  /** A lease file its mapping extended, before the first value came: nothing was emitted. */
+  @Test
+  void aLeaseOfZeroBytesOnlyMeansNoBatchWasEmitted() throws IOException {
+    ReplayFiles files = ReplayFiles.in(dir);
+    Files.createDirectories(files.leaseFile("vl", 3).getParent());
+    Files.write(files.leaseFile("vl", 3), new byte[20]);
+    try (ReplayFiles.Lease lease = files.lease("vl", 3)) {
+      assertThat(lease.previous()).isEqualTo(ReplayFiles.Lease.NONE);
+    }
+  }
+
+  @Test
   void anUnreadableLeaseMeansAnyBatchMayHaveBeenEmitted() throws IOException {
     ReplayFiles files = ReplayFiles.in(dir);
     Files.createDirectories(files.leaseFile("vl", 0).getParent());

@@ -186,6 +186,65 @@ class DatasetSourceReaderTest {
     }
   }
 
+  /**
+   * A waiting reader has already made the batch it waits for (while the task is awake): the batch
+   * is still not emitted before its due time, a snapshot taken during the wait still has it to
+   * send, and a reader restored from that snapshot sends the same batches, line for line, as one
+   * that ran straight through.
+   */
+  @Test
+  void aSnapshotTakenWhileTheReaderWaitsStillHasTheAwaitedBatchAndARestoreSendsTheSame() throws Exception {
+    Schedule schedule = new ConstantRateSchedule(30, 100); // 10-line batches every 100 ms
+    long runStart = System.currentTimeMillis() + 300; // the first due beyond the own wait (20 ms)
+    RunPlan plan = new RunPlan(new TestDataset(30), 0, schedule, new NowTimeline(schedule), 10);
+    List<StripeSplit> state;
+    CollectingOutput first = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(List.of(new StripeSplit(0, 1, 0, runStart)));
+      reader.notifyNoMoreSplits();
+      assertThat(reader.pollNext(first)).isEqualTo(InputStatus.NOTHING_AVAILABLE);
+      assertThat(first.batches).isEmpty();
+      state = reader.snapshotState(1);
+    }
+    assertThat(state).containsExactly(new StripeSplit(0, 1, 0, runStart));
+
+    CollectingOutput restored = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(state);
+      reader.notifyNoMoreSplits();
+      drainPaced(reader, restored);
+    }
+    // the same run straight through, every batch overdue by now
+    CollectingOutput straight = new CollectingOutput();
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(List.of(new StripeSplit(0, 1, 0, runStart)));
+      reader.notifyNoMoreSplits();
+      drainPaced(reader, straight);
+    }
+    assertThat(straight.batches).hasSize(3);
+    assertThat(restored.batches.stream().map(LineBatchSerializerTest::describe).toList())
+        .isEqualTo(straight.batches.stream().map(LineBatchSerializerTest::describe).toList());
+    for (int b = 0; b < 3; b++) {
+      assertThat(restored.batches.get(b).scheduledNanos())
+          .isEqualTo(straight.batches.get(b).scheduledNanos())
+          .isEqualTo((runStart + 100L * b) * 1_000_000L);
+    }
+  }
+
+  /** Polls a paced reader to its end, waiting on its availability; checks no batch left early. */
+  private static void drainPaced(DatasetSourceReader reader, CollectingOutput output) throws Exception {
+    InputStatus status;
+    while ((status = reader.pollNext(output)) != InputStatus.END_OF_INPUT) {
+      if (status == InputStatus.NOTHING_AVAILABLE) {
+        reader.isAvailable().get(10, TimeUnit.SECONDS);
+      } else {
+        LineBatch last = output.batches.get(output.batches.size() - 1);
+        // not early (the millisecond clock may lag the microsecond one the reader waits by)
+        assertThat(last.scheduledNanos()).isLessThanOrEqualTo(System.currentTimeMillis() * 1_000_000L + 1_000_000L);
+      }
+    }
+  }
+
   /** An interrupted task (Flink cancels so) does not sleep: it waits for the pacer, interrupt kept. */
   @Test
   void anInterruptedPollWaitsForThePacerAndKeepsTheInterrupt() throws Exception {
