@@ -18,12 +18,10 @@ import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.BatchOutcomeTypeInfo;
 import io.logbench.sink.BatchSender;
 import io.logbench.sink.DeliveryContext;
-import io.logbench.sink.DeliverySettings.Mode;
 import io.logbench.sink.DeliverySettings;
 import io.logbench.sink.RunContext;
 import io.logbench.sink.WindowGrid;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -130,17 +128,18 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
   }
 
   /**
-   * Applies this function to {@code batches}. In at-least-once mode the operator has no timeout
-   * of its own (resends have no end; each send has the spec's {@link BackendSpec#answerTimeout});
-   * in load-test mode its timeout is a safety net well past the answer timeout.
+   * Applies this function to {@code batches}. The async operator has no timeout of its own in
+   * either mode: the {@link Deliverer} ends every send by its answer or by its answer deadline
+   * (the spec's {@link BackendSpec#answerTimeout}), one timer task for all of them, so a batch
+   * never waits for ever. An operator timeout on top of that cost a Flink timer scheduled and
+   * cancelled per batch, about 1% of a run's CPU (docs/benchmarks.md, eighteenth round).
    */
   public SingleOutputStreamOperator<BatchOutcome> apply(DataStream<LineBatch> batches) {
-    long operatorTimeoutMillis = operatorTimeoutMillis(settings, spec.answerTimeout(settings.timeout()));
     String name = spec.name();
     SingleOutputStreamOperator<BatchOutcome> delivered =
         batches
             .transform("deliver[" + name + "]", BatchOutcomeTypeInfo.INSTANCE,
-                new MailboxAsyncFactory(this, operatorTimeoutMillis, settings.inFlight()))
+                new MailboxAsyncFactory(this, NO_OPERATOR_TIMEOUT, settings.inFlight()))
             .name("deliver[" + name + "]")
             .uid("deliver-" + name)
             .setParallelism(batches.getParallelism());
@@ -151,13 +150,8 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
         .setParallelism(batches.getParallelism());
   }
 
-  /**
-   * 0 (none) for at-least-once; for load tests twice the answer timeout (the request timeout, or
-   * longer for a sender that also waits for an acknowledgement) plus 10 s.
-   */
-  static long operatorTimeoutMillis(DeliverySettings settings, java.time.Duration answerTimeout) {
-    return settings.mode() == Mode.AT_LEAST_ONCE ? 0 : 2 * answerTimeout.toMillis() + 10_000;
-  }
+  /** Flink's async operator registers no timer per element with a timeout of 0. */
+  private static final long NO_OPERATOR_TIMEOUT = 0;
 
   @Override
   public void open(OpenContext openContext) {
@@ -256,31 +250,11 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     }
   }
 
-  /**
-   * Only load tests have an operator timeout, and it fires only if the answer timer did not:
-   * the batch then ends as failed by {@code timeout}, like a request that timed out.
-   */
+  /** Unreachable: the operator has no timeout ({@link #apply}); failing restores the batch from the last checkpoint. */
   @Override
   public void timeout(LineBatch batch, ResultFuture<BatchOutcome> resultFuture) {
-    if (settings.mode() == Mode.AT_LEAST_ONCE) {
-      // Unreachable: at-least-once has no operator timeout. Failing restores the batch from the
-      // last checkpoint rather than dropping it.
-      resultFuture.completeExceptionally(new IllegalStateException(
-          "Batch " + batch.batchId() + " of backend " + spec.name() + " timed out in the operator."));
-      return;
-    }
-    Map<Long, Integer> sent = new java.util.TreeMap<>();
-    for (int k = 0; k < batch.count(); k++) {
-      sent.merge(grid.windowStart(batch.timestampMillis(k)), 1, Integer::sum);
-    }
-    List<BatchOutcome.WindowTally> windows = new ArrayList<>();
-    sent.forEach((w, n) -> windows.add(new BatchOutcome.WindowTally(w, n, 0, Map.of("timeout", n))));
-    long now = epochNanos();
-    long latency = batch.scheduledNanos() == 0 ? 0 : now - batch.scheduledNanos();
-    inFlight.completed(batch.batchId());
-    resultFuture.complete(List.of(new BatchOutcome(spec.name(), batch.batchId(), batch.firstSeq(),
-        batch.count(), BatchOutcome.Status.FAILED, 0, 1, batch.scheduledNanos(), latency, 0,
-        List.copyOf(windows))));
+    resultFuture.completeExceptionally(new IllegalStateException(
+        "Batch " + batch.batchId() + " of backend " + spec.name() + " timed out in the operator, which has no timeout."));
   }
 
   @Override

@@ -45,8 +45,8 @@ public interface BackendSpec extends Serializable {
    * indexer acknowledgement: the request, then the ack wait up to {@code ack_timeout}). The sender
    * keeps its own deadlines and answers a send that misses them as a retryable failure with its
    * own reason; the delivery counts a send with no answer after this long as a {@code timeout},
-   * a safety net for a sender that broke its promise, and the async operator of a load test
-   * waits well past it.
+   * a safety net for a sender that broke its promise (Flink's async operator has no timeout of
+   * its own: this deadline is what ends a send that never answers).
    */
   default Duration answerTimeout(Duration requestTimeout) {
     return requestTimeout;

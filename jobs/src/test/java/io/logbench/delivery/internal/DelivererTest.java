@@ -380,6 +380,33 @@ class DelivererTest {
     assertThat(d.stats().inFlightRequests()).isZero();
   }
 
+  /**
+   * What ends a load test's batch whose send never answers: the answer deadline, not Flink's async
+   * operator (which has no timeout of its own). The batch is counted failed by {@code timeout},
+   * once, and the answer that comes after changes nothing.
+   */
+  @Test
+  void aLoadTestCountsAHungSendAsATimeoutAtItsAnswerDeadlineAndIgnoresItsLateAnswer() {
+    sender.thenHang();
+    Deliverer d = deliverer(loadTest(), Duration.ofSeconds(72));
+    deliver(d, batch(0, START));
+    timer.advance(72 * SECOND - 1);
+    assertThat(outcomes).isEmpty();
+    timer.advance(1);
+    BatchOutcome o = only();
+    assertThat(o.status()).isEqualTo(Status.FAILED);
+    assertThat(o.attempts()).isEqualTo(1);
+    assertThat(o.windows()).containsExactly(
+        new WindowTally(0, 6, 0, Map.of("timeout", 6)), new WindowTally(60_000, 4, 0, Map.of("timeout", 4)));
+    assertThat(d.stats().linesFailed("timeout").getCount()).isEqualTo(LINES);
+    sender.hanging.get(0).complete(accept().apply(batch(0, START)));
+    timer.runAll(SECOND);
+    assertThat(outcomes).hasSize(1);
+    assertThat(sender.sent).hasSize(1);
+    assertThat(d.stats().inFlightRequests()).isZero();
+    assertThat(timer.pending()).isZero();
+  }
+
   @Test
   void aLoadTestCountsAnAckTimeoutUnderItsOwnReason() {
     sender.then(b -> SendResult.retryable(b.count(), 200, "ack timeout: ackId 3 was not acknowledged within 1m"));
