@@ -431,20 +431,6 @@ class DelivererTest {
   }
 
   @Test
-  void loadTestCountsATimeoutAsFailedByTimeout() {
-    sender.thenHang();
-    Deliverer d = deliverer(loadTest());
-    deliver(d, batch(0, START));
-    timer.runAll(60 * SECOND);
-    BatchOutcome o = only();
-    assertThat(o.status()).isEqualTo(Status.FAILED);
-    assertThat(o.attempts()).isEqualTo(1);
-    assertThat(o.windows()).containsExactly(
-        new WindowTally(0, 6, 0, Map.of("timeout", 6)), new WindowTally(60_000, 4, 0, Map.of("timeout", 4)));
-    assertThat(d.stats().linesFailed("timeout").getCount()).isEqualTo(LINES);
-  }
-
-  @Test
   void loadTestNeverRetriesAndCountsEveryFailureByStatus() {
     sender.then(status(429)).then(status(503)).then(io()).then(accept());
     Deliverer d = deliverer(loadTest());
