@@ -46,6 +46,16 @@ public interface Dataset extends Serializable {
     return false;
   }
 
+  /**
+   * Whether its cursors make lines already escaped for a JSON string into a batch that holds
+   * them so ({@link LineBatch#jsonEscaped()}), as cheaply as raw ones: a source for a backend that
+   * writes lines inside JSON strings then asks for them so. False by default: the cursors make raw
+   * lines and are never given such a batch.
+   */
+  default boolean makesJsonEscapedLines() {
+    return false;
+  }
+
   /** The stream labels this dataset's lines are spread over. */
   StreamCatalog streams();
 

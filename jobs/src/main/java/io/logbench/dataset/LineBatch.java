@@ -9,6 +9,11 @@ import java.util.Arrays;
  *
  * <p>Line {@code k} of the batch has sequence id {@code firstSeq + k}, bytes {@code
  * data[start(k), end(k))} (no newline), a timestamp in epoch milliseconds and a stream id.
+ *
+ * <p>The bytes are the line's raw bytes, or, in a batch made for a backend that writes each line
+ * inside a JSON string ({@link #jsonEscaped()}), the line already escaped for that string
+ * ({@link JsonEscaping}), so its encoder copies them instead of escaping every byte. Code that
+ * needs the raw bytes reads {@link #rawData()}, which refuses an escaped batch.
  */
 public final class LineBatch {
 
@@ -26,6 +31,8 @@ public final class LineBatch {
   private int[] streams;
   /** Per-line sequence ids of a {@link #select}ed sub-batch (lines not consecutive); else null. */
   private long[] seqs;
+  /** Whether the bytes are the lines escaped for the inside of a JSON string. */
+  private boolean jsonEscaped;
 
   public LineBatch(int lineCapacity, int byteCapacity) {
     this.data = new byte[Math.max(16, byteCapacity)];
@@ -38,7 +45,10 @@ public final class LineBatch {
     this(128, 16 * 1024);
   }
 
-  /** Empties the batch and sets the id and first sequence id of what comes next. */
+  /**
+   * Empties the batch and sets the id and first sequence id of what comes next; the form of its
+   * lines ({@link #jsonEscaped()}) stays.
+   */
   public void reset(long batchId, long firstSeq) {
     this.batchId = batchId;
     this.firstSeq = firstSeq;
@@ -74,9 +84,47 @@ public final class LineBatch {
     return size;
   }
 
-  /** The backing array; valid from 0 to {@link #byteSize()}. */
+  /**
+   * The backing array, valid from 0 to {@link #byteSize()}: the lines' raw bytes, or their JSON
+   * escaped bytes when {@link #jsonEscaped()}.
+   */
   public byte[] data() {
     return data;
+  }
+
+  /**
+   * The backing array of a batch of raw lines, for code that writes lines as they are (files,
+   * Kafka records, protobuf, syslog).
+   *
+   * @throws IllegalStateException when the batch holds its lines JSON escaped
+   */
+  public byte[] rawData() {
+    if (jsonEscaped) {
+      throw new IllegalStateException("Batch " + batchId + " holds its lines escaped for a JSON string; this"
+          + " backend writes raw lines and its source must make them raw.");
+    }
+    return data;
+  }
+
+  /**
+   * Whether the lines are held escaped for the inside of a JSON string (quote, backslash and
+   * control bytes escaped as {@link JsonEscaping} does), as a JSON encoder writes them; false for
+   * raw bytes.
+   */
+  public boolean jsonEscaped() {
+    return jsonEscaped;
+  }
+
+  /**
+   * Sets the form the lines are held in, on an empty batch: the one who makes the lines writes
+   * them so ({@link LineCursor}). {@link #reset} keeps it.
+   */
+  public void setJsonEscaped(boolean jsonEscaped) {
+    if (count != 0) {
+      throw new IllegalStateException("The form of batch " + batchId + "'s lines is set before its first line,"
+          + " not after " + count + ".");
+    }
+    this.jsonEscaped = jsonEscaped;
   }
 
   public int start(int k) {
@@ -122,8 +170,19 @@ public final class LineBatch {
     return streams[k];
   }
 
+  /** The raw line {@code k} as text (unescaped when the batch holds it escaped). */
   public String lineAsString(int k) {
-    return new String(data, start(k), length(k), StandardCharsets.UTF_8);
+    return new String(rawLine(k), StandardCharsets.UTF_8);
+  }
+
+  /** The raw bytes of line {@code k} (unescaped when the batch holds it escaped), in a new array. */
+  public byte[] rawLine(int k) {
+    return jsonEscaped ? JsonEscaping.unescape(data, start(k), length(k)) : Arrays.copyOfRange(data, start(k), end(k));
+  }
+
+  /** The length of line {@code k}'s raw bytes, such as a backend's line size limit counts. */
+  public int rawLength(int k) {
+    return jsonEscaped ? rawLine(k).length : length(k);
   }
 
   /**
@@ -172,12 +231,13 @@ public final class LineBatch {
     System.arraycopy(timestamps, 0, c.timestamps, 0, count);
     System.arraycopy(streams, 0, c.streams, 0, count);
     c.seqs = seqs == null ? null : Arrays.copyOf(seqs, count);
+    c.jsonEscaped = jsonEscaped;
     return c;
   }
 
   /**
    * A new batch holding only the given lines (indexes within this batch), each keeping its
-   * sequence id, timestamp and stream, with this batch's id and scheduled time: what a sender
+   * sequence id, timestamp and stream, with this batch's id, scheduled time and form of lines: what a sender
    * resends when a backend took part of a batch. Its first sequence id is that of its first line.
    */
   public LineBatch select(java.util.BitSet lines) {
@@ -189,6 +249,7 @@ public final class LineBatch {
     LineBatch c = new LineBatch(Math.max(1, n), Math.max(16, bytes));
     c.reset(batchId, n == 0 ? firstSeq : seq(lines.nextSetBit(0)));
     c.scheduledNanos = scheduledNanos;
+    c.jsonEscaped = jsonEscaped;
     long[] s = new long[Math.max(1, n)];
     int j = 0;
     for (int k = lines.nextSetBit(0); k >= 0; k = lines.nextSetBit(k + 1)) {

@@ -11,7 +11,11 @@ public interface LineCursor {
   /** Moves forward to {@code index} (which must not be before {@link #position()}). */
   void skipTo(long index);
 
-  /** Appends the line at {@link #position()} to {@code batch} and moves on by one line. */
+  /**
+   * Appends the line at {@link #position()} to {@code batch} and moves on by one line: raw, or
+   * escaped for a JSON string when the batch holds its lines so (only a cursor of a dataset that
+   * {@link Dataset#makesJsonEscapedLines} is given such a batch).
+   */
   void next(LineBatch batch);
 
   /** Appends the next {@code lines} lines to {@code batch}: {@link #next} so many times. */

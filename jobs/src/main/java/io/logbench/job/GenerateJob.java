@@ -232,12 +232,15 @@ public final class GenerateJob {
   /**
    * The source of {@code backend} for this plan: its own instance, the same lines as every
    * backend's, keeping its stripes' leases in the run directory when there is one, and ending its
-   * input only after a checkpoint when the backend asks ({@link BackendSpec#endsAfterCheckpoint}).
+   * input only after a checkpoint when the backend asks ({@link BackendSpec#endsAfterCheckpoint}),
+   * and holding the lines escaped for a JSON string when the backend writes them so and {@code
+   * jsonEscapedLines} ({@link BackendSpec#jsonStringLines}).
    */
-  DatasetSource source(String backend, BackendSpec spec) {
+  DatasetSource source(String backend, BackendSpec spec, boolean jsonEscapedLines) {
     DatasetSourceBuilder b = DatasetSource.builder()
         .backend(backend)
         .endAfterCheckpoint(spec.endsAfterCheckpoint())
+        .jsonEscapedLines(jsonEscapedLines && spec.jsonStringLines())
         .dataset(plan.dataset())
         .firstIndex(plan.firstIndex())
         .schedule(plan.schedule())
@@ -254,9 +257,12 @@ public final class GenerateJob {
 
   /**
    * One backend's batches: from its own {@link DatasetSource}, or, for a dataset published to
-   * Kafka, from its own reading of the topic ({@link Replay}): the same batches either way.
+   * Kafka, from its own reading of the topic ({@link Replay}): the same batches either way. With
+   * {@code jsonEscapedLines}, lines a backend writes inside JSON strings come escaped for them
+   * when the dataset makes them so; a pipeline, which stamps raw lines, asks for raw ones.
    */
-  DataStream<io.logbench.dataset.LineBatch> batches(StreamExecutionEnvironment env, String name, BackendSpec spec) {
+  DataStream<io.logbench.dataset.LineBatch> batches(StreamExecutionEnvironment env, String name, BackendSpec spec,
+      boolean jsonEscapedLines) {
     int parallelism = plan.config().parallelism();
     if (plan.published() != null) {
       if (spec.endsAfterCheckpoint()) {
@@ -268,7 +274,7 @@ public final class GenerateJob {
           new Pacing(plan.firstIndex(), plan.config().batchLines(), plan.schedule(), runStartMillis),
           plan.lines(), plan.timeline(), plan.dataset().streams(), parallelism);
     }
-    return env.fromSource(source(name, spec), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
+    return env.fromSource(source(name, spec, jsonEscapedLines), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
         .uid("source-" + name)
         .setParallelism(parallelism);
   }
@@ -322,12 +328,12 @@ public final class GenerateJob {
       BackendConfig through = b.spec().write();
       DataStream<BatchOutcome> outcomes;
       if (through == null) {
-        outcomes = deliver(env, b, run, grid, batches(env, name, b.spec()));
+        outcomes = deliver(env, b, run, grid, batches(env, name, b.spec(), true));
       } else {
         // a pipeline: its write is written once, with stamped lines, whatever counts behind it
         DataStream<BatchOutcome> once = written.get(through.name());
         if (once == null) {
-          once = deliver(env, through, run, grid, batches(env, through.name(), through.spec())
+          once = deliver(env, through, run, grid, batches(env, through.name(), through.spec(), false)
               .map(new io.logbench.pipeline.StampedLines(runId)).name("stamp[" + through.name() + "]")
               .uid("stamp-" + through.name()));
           written.put(through.name(), once);

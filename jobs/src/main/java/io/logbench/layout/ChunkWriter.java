@@ -85,7 +85,7 @@ public final class ChunkWriter {
           int n = Math.min(left, BATCH_LINES);
           batch.reset(0, cursor.position());
           cursor.next(batch, n);
-          byte[] data = batch.data();
+          byte[] data = batch.rawData();
           for (int k = 0; k < n; k++) {
             newlines(joiner.line(m));
             int start = batch.start(k);

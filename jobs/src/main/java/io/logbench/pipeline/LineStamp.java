@@ -42,7 +42,7 @@ public final class LineStamp {
   public void stamp(LineBatch in, LineBatch out) {
     out.reset(in.batchId(), in.firstSeq());
     out.setScheduledNanos(in.scheduledNanos());
-    byte[] src = in.data();
+    byte[] src = in.rawData();
     long[] ids = in.consecutive() ? null : new long[in.count()];
     for (int k = 0; k < in.count(); k++) {
       long seq = in.seq(k);

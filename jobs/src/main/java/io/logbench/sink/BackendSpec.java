@@ -53,6 +53,17 @@ public interface BackendSpec extends Serializable {
   }
 
   /**
+   * Whether {@link #open}'s sender writes every line inside a JSON string (default false), so the
+   * run's source makes the lines escaped for it when the dataset can ({@link
+   * LineBatch#jsonEscaped()}) and the sender copies them instead of escaping each byte. Such a
+   * sender also takes raw batches (from a dataset that cannot, or read back from Kafka) and
+   * escapes those; one that says false only ever gets raw ones.
+   */
+  default boolean jsonStringLines() {
+    return false;
+  }
+
+  /**
    * Wires the delivery of {@code batches} to this backend and returns one outcome per batch: by
    * default the job's asynchronous requests through the sender {@link #open} gives, under the
    * backend's delivery mode ({@link DeliveryContext#requests}); a backend that writes through its

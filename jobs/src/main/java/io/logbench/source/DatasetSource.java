@@ -38,6 +38,11 @@ import org.apache.flink.core.io.SimpleVersionedSerializer;
  * <p>Built with {@code endAfterCheckpoint}, a reader that has emitted its last batch ends its
  * input only once a checkpoint taken after that has completed.
  *
+ * <p>Built with {@code jsonEscapedLines}, for a backend that writes each line inside a JSON
+ * string, the batches hold their lines escaped for it ({@link LineBatch#jsonEscaped()}) when the
+ * dataset makes them so ({@link io.logbench.dataset.Dataset#makesJsonEscapedLines}); raw
+ * otherwise.
+ *
  * <p>Metrics on each reader: gauge {@code scheduleLagMillis}, counters {@code linesEmitted} and
  * {@code batchesEmitted}; for a source that feeds a named backend, also in group {@code
  * backend=<name>}: gauges {@code scheduleLagMillis} and {@code targetLinesPerSecond} (the
@@ -54,15 +59,17 @@ public final class DatasetSource
   private final String backend;
   private final LeaseSettings leases;
   private final boolean endAfterCheckpoint;
+  private final boolean jsonEscapedLines;
 
   DatasetSource(RunPlan plan, int stripes, long fixedRunStartMillis, String backend, LeaseSettings leases,
-      boolean endAfterCheckpoint) {
+      boolean endAfterCheckpoint, boolean jsonEscapedLines) {
     this.plan = plan;
     this.stripes = stripes;
     this.fixedRunStartMillis = fixedRunStartMillis;
     this.backend = backend;
     this.leases = leases;
     this.endAfterCheckpoint = endAfterCheckpoint;
+    this.jsonEscapedLines = jsonEscapedLines;
   }
 
   public static DatasetSourceBuilder builder() {
@@ -91,7 +98,7 @@ public final class DatasetSource
 
   @Override
   public SourceReader<LineBatch, StripeSplit> createReader(SourceReaderContext context) {
-    return new DatasetSourceReader(plan, context, backend, leases, endAfterCheckpoint);
+    return new DatasetSourceReader(plan, context, backend, leases, endAfterCheckpoint, jsonEscapedLines);
   }
 
   @Override

@@ -41,6 +41,7 @@ public final class DatasetSourceBuilder {
   private String leaseBackend;
   private int leaseBatches = DEFAULT_LEASE_BATCHES;
   private boolean endAfterCheckpoint;
+  private boolean jsonEscapedLines;
   private String backend;
   private long tickNanos = RunPlan.DEFAULT_TICK_NANOS;
   private io.logbench.schedule.Gaps gaps = io.logbench.schedule.Gaps.none();
@@ -118,6 +119,18 @@ public final class DatasetSourceBuilder {
   }
 
   /**
+   * Whether the batches hold their lines escaped for the inside of a JSON string (default false),
+   * for a backend whose encoder writes them so ({@code BackendSpec#jsonStringLines}): its encoder
+   * then copies each line instead of escaping it byte by byte. Only a dataset that {@link
+   * io.logbench.dataset.Dataset#makesJsonEscapedLines} makes them so; other datasets' batches stay
+   * raw, which such an encoder escapes.
+   */
+  public DatasetSourceBuilder jsonEscapedLines(boolean jsonEscapedLines) {
+    this.jsonEscapedLines = jsonEscapedLines;
+    return this;
+  }
+
+  /**
    * The least time between two wake-ups of a reader (default 5 ms): batches due closer together
    * leave together, each at most that late; zero wakes for every batch.
    */
@@ -147,7 +160,7 @@ public final class DatasetSourceBuilder {
     return new DatasetSource(
         new RunPlan(dataset, firstIndex, schedule, timeline, batchSize, tickNanos, gaps), stripes, runStartMillis, backend,
         leaseFiles == null ? null : new LeaseSettings(leaseFiles, leaseBackend, leaseBatches),
-        endAfterCheckpoint);
+        endAfterCheckpoint, jsonEscapedLines);
   }
 
   private void sanityCheck() {

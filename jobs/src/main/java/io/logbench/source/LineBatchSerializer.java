@@ -12,7 +12,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * bytes as they are, line lengths and stream ids as varints, timestamps as zig-zag varint deltas.
  *
  * <p>Layout: batchId, firstSeq, scheduledNanos (longs), count, byteSize (ints), the bytes, then per line its
- * length, its timestamp (the first in full, the rest as deltas) and its stream.
+ * length, its timestamp (the first in full, the rest as deltas) and its stream, then a flags byte
+ * (consecutive ids; lines held JSON escaped) and, for ids that are not consecutive, each line's.
  *
  * <p>A copy between chained operators is the batch itself ({@link SharedCopySerializer}): a batch
  * handed to Flink is never changed afterwards (the source emits a {@link LineBatch#copy} of its
@@ -25,6 +26,13 @@ public final class LineBatchSerializer extends SharedCopySerializer<LineBatch> {
   private static final long serialVersionUID = 1L;
 
   public static final LineBatchSerializer INSTANCE = new LineBatchSerializer();
+
+  /**
+   * Bits of the flags byte after the lines. A batch of the first layout wrote a boolean there
+   * (1 for consecutive lines), which reads as raw lines with the same consecutiveness.
+   */
+  private static final int CONSECUTIVE = 1;
+  private static final int JSON_ESCAPED = 2;
 
   @Override
   public LineBatch createInstance() {
@@ -53,7 +61,7 @@ public final class LineBatchSerializer extends SharedCopySerializer<LineBatch> {
       writeVarLong(out, zigZag(batch.stream(k)));
     }
     // a selected sub-batch (a retry of some lines) names its lines' sequence ids
-    out.writeBoolean(batch.consecutive());
+    out.writeByte((batch.consecutive() ? CONSECUTIVE : 0) | (batch.jsonEscaped() ? JSON_ESCAPED : 0));
     if (!batch.consecutive()) {
       for (int k = 0; k < count; k++) {
         writeVarLong(out, zigZag(batch.seq(k) - batch.firstSeq()));
@@ -72,24 +80,34 @@ public final class LineBatchSerializer extends SharedCopySerializer<LineBatch> {
       throw new IOException(
           "Corrupt line batch: " + count + " lines of " + size + " bytes in batch " + batchId + ".");
     }
-    LineBatch batch = new LineBatch(Math.max(1, count), size);
-    batch.reset(batchId, firstSeq);
-    batch.setScheduledNanos(scheduledNanos);
-    int at = batch.reserve(size);
-    in.readFully(batch.data(), at, size);
+    byte[] bytes = new byte[size];
+    in.readFully(bytes);
+    int[] ends = new int[count];
+    long[] timestamps = new long[count];
+    int[] streams = new int[count];
     int end = 0;
     long ts = 0;
     for (int k = 0; k < count; k++) {
       end += (int) readVarLong(in);
       ts = k == 0 ? in.readLong() : ts + unZigZag(readVarLong(in));
-      int stream = (int) unZigZag(readVarLong(in));
-      batch.commitLine(end, ts, stream);
+      ends[k] = end;
+      timestamps[k] = ts;
+      streams[k] = (int) unZigZag(readVarLong(in));
     }
     if (end != size) {
       throw new IOException(
           "Corrupt line batch " + batchId + ": lines add up to " + end + " of " + size + " bytes.");
     }
-    if (!in.readBoolean()) {
+    int flags = in.readUnsignedByte();
+    LineBatch batch = new LineBatch(Math.max(1, count), size);
+    batch.reset(batchId, firstSeq);
+    batch.setScheduledNanos(scheduledNanos);
+    batch.setJsonEscaped((flags & JSON_ESCAPED) != 0);
+    System.arraycopy(bytes, 0, batch.data(), batch.reserve(size), size);
+    for (int k = 0; k < count; k++) {
+      batch.commitLine(ends[k], timestamps[k], streams[k]);
+    }
+    if ((flags & CONSECUTIVE) == 0) {
       long[] seqs = new long[Math.max(1, count)];
       for (int k = 0; k < count; k++) {
         seqs[k] = firstSeq + unZigZag(readVarLong(in));

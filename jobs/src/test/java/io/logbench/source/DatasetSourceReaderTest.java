@@ -63,10 +63,49 @@ class DatasetSourceReaderTest {
   }
 
   @Test
+  void forABackendThatWritesLinesInJsonStringsTheBatchesHoldThemEscapedWhenTheDatasetMakesThemSo()
+      throws Exception {
+    io.logbench.dataset.app.AppJsonDataset app =
+        io.logbench.dataset.app.AppJsonDataset.builder().seed(5).lines(1_000).build();
+    RunPlan plan = new RunPlan(app, 100, ConstantRateSchedule.unpaced(48), new OriginalTimeline(app, 100, 48), 5);
+    CollectingOutput raw = new CollectingOutput();
+    CollectingOutput escaped = new CollectingOutput();
+    for (boolean json : new boolean[] {false, true}) {
+      try (DatasetSourceReader reader =
+          new DatasetSourceReader(plan, new RecordingReaderContext(), null, null, false, json)) {
+        reader.addSplits(List.of(new StripeSplit(0, 1, 0, START)));
+        reader.notifyNoMoreSplits();
+        drain(reader, json ? escaped : raw);
+      }
+    }
+    assertThat(escaped.ids()).hasSize(10).isEqualTo(raw.ids());
+    for (int b = 0; b < raw.batches.size(); b++) {
+      LineBatch r = raw.batches.get(b);
+      LineBatch e = escaped.batches.get(b);
+      assertThat(r.jsonEscaped()).isFalse();
+      assertThat(e.jsonEscaped()).isTrue();
+      for (int k = 0; k < r.count(); k++) {
+        assertThat(e.lineAsString(k)).isEqualTo(r.lineAsString(k)).startsWith("{\"namespace\"");
+        assertThat(e.length(k)).isGreaterThan(r.length(k));
+        assertThat(e.timestampMillis(k)).isEqualTo(r.timestampMillis(k));
+      }
+    }
+    // a dataset that cannot make escaped lines gives raw ones, which such a backend escapes
+    CollectingOutput test = new CollectingOutput();
+    try (DatasetSourceReader reader =
+        new DatasetSourceReader(unpacedPlan(48, 5), new RecordingReaderContext(), null, null, false, true)) {
+      reader.addSplits(List.of(new StripeSplit(0, 1, 0, START)));
+      reader.notifyNoMoreSplits();
+      drain(reader, test);
+    }
+    assertThat(test.batches).hasSize(10).noneMatch(LineBatch::jsonEscaped);
+  }
+
+  @Test
   void endAfterCheckpointEndsOnlyOnceACheckpointTakenAfterTheLastBatchCompletes() throws Exception {
     RunPlan plan = unpacedPlan(48, 5);
     CollectingOutput output = new CollectingOutput();
-    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext(), null, null, true)) {
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext(), null, null, true, false)) {
       reader.addSplits(List.of(new StripeSplit(0, 1, 0, START)));
       reader.notifyNoMoreSplits();
       reader.snapshotState(3); // before the last batch: does not count

@@ -61,6 +61,47 @@ class LineBatchSerializerTest {
   }
 
   @Test
+  void aBatchOfEscapedLinesStaysEscapedThroughARoundTrip() throws IOException {
+    LineBatch batch = new LineBatch();
+    batch.setJsonEscaped(true);
+    batch.reset(5, 500);
+    for (String line : new String[] {"{\"a\":1}", "back\\slash", "new\nline"}) {
+      byte[] e = io.logbench.dataset.JsonEscaping.escape(line.getBytes(StandardCharsets.UTF_8));
+      batch.append(e, 0, e.length, 1_620_000_000_000L, 1);
+    }
+    LineBatch back = roundTrip(batch);
+    assertThat(back.jsonEscaped()).isTrue();
+    assertThat(describe(back)).isEqualTo(describe(batch)).contains("{\"a\":1}", "new\nline");
+    assertThat(roundTrip(sample()).jsonEscaped()).isFalse();
+  }
+
+  @Test
+  void aBatchWrittenByTheFirstLayoutWithItsBooleanReadsBackRaw() throws IOException {
+    // the first layout: header, bytes, per line (length, timestamp, stream), a boolean for
+    // consecutive ids, then the ids of a batch whose ids are not
+    DataOutputSerializer out = new DataOutputSerializer(64);
+    out.writeLong(8);
+    out.writeLong(800);
+    out.writeLong(0);
+    out.writeInt(2);
+    out.writeInt(3);
+    out.write("abc".getBytes(StandardCharsets.US_ASCII));
+    out.writeByte(1);
+    out.writeLong(1_000);
+    out.writeByte(0);
+    out.writeByte(2);
+    out.writeByte(2); // zig-zag of +1 ms
+    out.writeByte(2); // zig-zag of stream 1
+    out.writeBoolean(false);
+    out.writeByte(0);
+    out.writeByte(6); // zig-zag of id 800 + 3
+    LineBatch back = serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+    assertThat(back.jsonEscaped()).isFalse();
+    assertThat(back.consecutive()).isFalse();
+    assertThat(describe(back)).isEqualTo("batch 8 seq 800 count 2 bytes 3\n800 1000 s0 a\n803 1001 s1 bc");
+  }
+
+  @Test
   void roundTripOfAnEmptyBatch() throws IOException {
     LineBatch batch = new LineBatch();
     batch.reset(7, 700);
@@ -163,6 +204,9 @@ class LineBatchSerializerTest {
     StringBuilder sb = new StringBuilder();
     sb.append("batch ").append(batch.batchId()).append(" seq ").append(batch.firstSeq());
     sb.append(" count ").append(batch.count()).append(" bytes ").append(batch.byteSize());
+    if (batch.jsonEscaped()) {
+      sb.append(" escaped");
+    }
     for (int k = 0; k < batch.count(); k++) {
       sb.append('\n').append(batch.seq(k)).append(' ').append(batch.timestampMillis(k));
       sb.append(" s").append(batch.stream(k)).append(' ').append(batch.lineAsString(k));

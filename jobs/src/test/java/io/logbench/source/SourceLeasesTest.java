@@ -64,7 +64,7 @@ class SourceLeasesTest {
     ReplayFiles files = ReplayFiles.in(dir);
     LeaseCheckingOutput out = new LeaseCheckingOutput(files);
     try (DatasetSourceReader reader = new DatasetSourceReader(plan(), new RecordingReaderContext(),
-        null, new LeaseSettings(files, "vl", 3), false)) {
+        null, new LeaseSettings(files, "vl", 3), false, false)) {
       reader.addSplits(List.of(new StripeSplit(0, 2, 0, START), new StripeSplit(1, 2, 1, START)));
       reader.notifyNoMoreSplits();
       while (reader.pollNext(out) == InputStatus.MORE_AVAILABLE) {
@@ -86,7 +86,7 @@ class SourceLeasesTest {
     CollectingOutput failed = new CollectingOutput();
     List<StripeSplit> state;
     try (DatasetSourceReader reader = new DatasetSourceReader(plan(), new RecordingReaderContext(),
-        null, new LeaseSettings(files, "vl", 3), false)) {
+        null, new LeaseSettings(files, "vl", 3), false, false)) {
       reader.addSplits(List.of(new StripeSplit(0, 2, 0, START), new StripeSplit(1, 2, 1, START)));
       for (int i = 0; i < 3; i++) {
         reader.pollNext(failed);
@@ -100,7 +100,7 @@ class SourceLeasesTest {
 
     CollectingOutput restored = new CollectingOutput();
     try (DatasetSourceReader reader = new DatasetSourceReader(plan(), new RecordingReaderContext(),
-        null, new LeaseSettings(files, "vl", 3), false)) {
+        null, new LeaseSettings(files, "vl", 3), false, false)) {
       reader.addSplits(state);
       reader.notifyNoMoreSplits();
       while (reader.pollNext(restored) == InputStatus.MORE_AVAILABLE) {

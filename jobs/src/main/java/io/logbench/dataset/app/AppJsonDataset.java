@@ -2,6 +2,7 @@ package io.logbench.dataset.app;
 
 import io.logbench.dataset.Dataset;
 import io.logbench.dataset.KeyedCounts;
+import io.logbench.dataset.JsonEscaping;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import java.io.ObjectStreamException;
@@ -66,6 +67,8 @@ public final class AppJsonDataset implements Dataset {
   // Rebuilt from the seed after deserialization (see readResolve) rather than shipped.
   private final transient AppJsonPool pool;
   private final transient byte[][] prefixes;
+  /** {@link #prefixes} escaped for a JSON string, for lines made escaped. */
+  private final transient byte[][] escapedPrefixes;
   private final transient int maxLineBytes;
 
   private AppJsonDataset(Builder b) {
@@ -80,6 +83,7 @@ public final class AppJsonDataset implements Dataset {
     this.streams = new AppJsonStreams(streamCount);
     this.pool = new AppJsonPool(seed, poolSize);
     this.prefixes = new byte[streamCount][];
+    this.escapedPrefixes = new byte[streamCount][];
     int maxPrefix = 0;
     for (int s = 0; s < streamCount; s++) {
       prefixes[s] =
@@ -87,9 +91,10 @@ public final class AppJsonDataset implements Dataset {
                   + streams.container(s) + "\","
                   + (runInBody == null ? "" : "\"" + RUN_IN_BODY_FIELD + "\":\"" + runInBody + "\","))
               .getBytes(StandardCharsets.US_ASCII);
+      escapedPrefixes[s] = JsonEscaping.escape(prefixes[s]);
       maxPrefix = Math.max(maxPrefix, prefixes[s].length);
     }
-    this.maxLineBytes = maxPrefix + pool.maxEncodedLength() + MAX_SEQ_BYTES + 1;
+    this.maxLineBytes = maxPrefix + pool.raw().maxLength() + MAX_SEQ_BYTES + 1;
   }
 
   /** A builder with the defaults of seed 000; {@code lines} must be set. */
@@ -108,6 +113,12 @@ public final class AppJsonDataset implements Dataset {
   /** Every line ends with its {@code "seq"}. */
   @Override
   public boolean linesCarrySeq() {
+    return true;
+  }
+
+  /** Its cursors copy pool entries and prefixes kept escaped too. */
+  @Override
+  public boolean makesJsonEscapedLines() {
     return true;
   }
 
@@ -210,7 +221,7 @@ public final class AppJsonDataset implements Dataset {
     return new AppJsonKeyedCounts(this, key);
   }
 
-  /** The bytes of line {@code index}, for naming one line; use a cursor for many. */
+  /** The raw bytes of line {@code index}, for naming one line; use a cursor for many. */
   public byte[] line(long index) {
     checkIndex(index);
     LineBatch batch = new LineBatch(1, maxLineBytes);
@@ -306,6 +317,12 @@ public final class AppJsonDataset implements Dataset {
     private final long stepMillis = 1000 / rate;
     private final long stepRemainder = 1000 % rate;
 
+    /** The form of lines last made ({@link LineBatch#jsonEscaped()}), and what makes lines in it. */
+    private boolean escaped;
+    private byte[][] linePrefixes = prefixes;
+    private AppJsonPool.Entries entries = pool.raw();
+    private int maxBytes = maxLineBytes;
+
     /** Kept so the reads of {@link #next(LineBatch, int)}'s first pass are not optimised away. */
     private int touched;
     /**
@@ -341,6 +358,7 @@ public final class AppJsonDataset implements Dataset {
      */
     @Override
     public void next(LineBatch batch, int n) {
+      form(batch);
       int m = (int) (Math.min(lines, position + n) - position);
       if (picks.length < m) {
         picks = new int[m];
@@ -349,7 +367,7 @@ public final class AppJsonDataset implements Dataset {
       for (int k = 0; k < m; k++) {
         int j = pick(position + k);
         picks[k] = j;
-        sum += pool.touch(j);
+        sum += entries.touch(j);
       }
       touched += sum;
       for (int k = 0; k < m; k++) {
@@ -366,16 +384,35 @@ public final class AppJsonDataset implements Dataset {
         throw new IllegalStateException(
             "The cursor is at the end of the app-json dataset (" + lines + " lines).");
       }
+      form(batch);
       make(batch, pick(position));
     }
 
-    /** Makes the line at {@code position} from pool entry {@code j} (its pick), and advances. */
+    /** Makes lines in the form {@code batch} holds them: raw, or escaped for a JSON string. */
+    private void form(LineBatch batch) {
+      if (batch.jsonEscaped() != escaped) {
+        escaped = batch.jsonEscaped();
+        linePrefixes = escaped ? escapedPrefixes : prefixes;
+        entries = escaped ? pool.escaped() : pool.raw();
+        int maxPrefix = 0;
+        for (byte[] prefix : linePrefixes) {
+          maxPrefix = Math.max(maxPrefix, prefix.length);
+        }
+        // the escaped bytes of the seq digits and the closing brace are the same
+        maxBytes = maxPrefix + entries.maxLength() + MAX_SEQ_BYTES + 1;
+      }
+    }
+
+    /**
+     * Makes the line at {@code position} from pool entry {@code j} (its pick), in the form
+     * {@link #form} chose, and advances.
+     */
     private void make(LineBatch batch, int j) {
-      byte[] prefix = prefixes[stream];
-      int at = batch.reserve(maxLineBytes);
+      byte[] prefix = linePrefixes[stream];
+      int at = batch.reserve(maxBytes);
       byte[] dst = batch.data();
       System.arraycopy(prefix, 0, dst, at, prefix.length);
-      at = pool.copyEncoded(j, dst, at + prefix.length);
+      at = entries.copy(j, dst, at + prefix.length);
       at = writeDigits(dst, at, position);
       dst[at++] = '}';
       batch.commitLine(at, startMillis + offsetMillis, stream);

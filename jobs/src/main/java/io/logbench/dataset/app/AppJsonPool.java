@@ -1,6 +1,8 @@
 package io.logbench.dataset.app;
 
+import io.logbench.dataset.JsonEscaping;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -9,10 +11,8 @@ import java.util.SplittableRandom;
  * and latency drawn from a {@link SplittableRandom} seeded with the dataset seed.
  *
  * <p>Each entry is held pre-encoded as the JSON middle of a line, from {@code "level"} up to and
- * including {@code "seq":}, so making a line only copies bytes. All entries sit back to back in
- * one array, the fewest cache lines and pages for {@link #touch} to load: a line picks an entry at
- * random, and after a source's sleep between batches the entries are cold (docs/benchmarks.md,
- * twelfth round).
+ * including {@code "seq":} ({@link #raw}), and, for lines made escaped, escaped for a JSON string
+ * ({@link #escaped}), so making a line only copies bytes.
  */
 final class AppJsonPool {
 
@@ -26,10 +26,9 @@ final class AppJsonPool {
   private final String[] traceIds;
   private final int[] userIds;
   private final int[] latencies;
-  /** Every entry's bytes, entry {@code j} from {@code starts[j]} to {@code starts[j + 1]}. */
-  private final byte[] encoded;
-  private final int[] starts;
-  private final int maxEncodedLength;
+  private final Entries raw;
+  /** The entries escaped for a JSON string, made on first use ({@link #escaped()}). */
+  private Entries escaped;
 
   AppJsonPool(long seed, int size) {
     traceIds = new String[size];
@@ -39,27 +38,38 @@ final class AppJsonPool {
     // One generator drawn in entry order, a fixed number of draws per entry, so entry j is the
     // same for every pool size larger than j.
     SplittableRandom random = new SplittableRandom(seed);
-    int max = 0;
     for (int j = 0; j < size; j++) {
       traceIds[j] = traceId(random.nextLong(), random.nextLong());
       userIds[j] = random.nextInt(USERS);
       latencies[j] = random.nextInt(MAX_LATENCY_MS);
       entries[j] = encode(j);
-      max = Math.max(max, entries[j].length);
     }
-    maxEncodedLength = max;
-    starts = new int[size + 1];
-    for (int j = 0; j < size; j++) {
-      starts[j + 1] = Math.addExact(starts[j], entries[j].length);
+    raw = new Entries(entries);
+  }
+
+  /** The entries' JSON bytes, entry {@code j} from {@code "level"} to {@code "seq":}. */
+  Entries raw() {
+    return raw;
+  }
+
+  /**
+   * The same entries escaped for the inside of a JSON string ({@link JsonEscaping}), for lines
+   * made escaped ({@link io.logbench.dataset.LineBatch#jsonEscaped()}); made on first use, since
+   * a run whose backends take raw lines never needs them.
+   */
+  synchronized Entries escaped() {
+    if (escaped == null) {
+      byte[][] entries = new byte[size()][];
+      for (int j = 0; j < entries.length; j++) {
+        entries[j] = JsonEscaping.escape(raw.entry(j));
+      }
+      escaped = new Entries(entries);
     }
-    encoded = new byte[starts[size]];
-    for (int j = 0; j < size; j++) {
-      System.arraycopy(entries[j], 0, encoded, starts[j], entries[j].length);
-    }
+    return escaped;
   }
 
   int size() {
-    return starts.length - 1;
+    return raw.starts.length - 1;
   }
 
   static String level(int j) {
@@ -86,30 +96,58 @@ final class AppJsonPool {
     return latencies[j];
   }
 
-  /** Reads one byte of each cache line of entry {@code j} (to load it); returns their sum. */
-  int touch(int j) {
-    int from = starts[j];
-    int last = starts[j + 1] - 1;
-    int sum = 0;
-    for (int at = from; at < last; at += 64) {
-      sum += encoded[at];
-    }
-    return sum + encoded[last];
-  }
-
   /**
-   * Copies the JSON bytes of entry {@code j}, from {@code "level"} to {@code "seq":}, to {@code
-   * dst} at {@code at}; returns the offset after them.
+   * Encoded entries back to back in one array, the fewest cache lines and pages for {@link
+   * #touch} to load: a line picks an entry at random, and after a source's sleep between batches
+   * the entries are cold (docs/benchmarks.md, twelfth round).
    */
-  int copyEncoded(int j, byte[] dst, int at) {
-    int from = starts[j];
-    int length = starts[j + 1] - from;
-    System.arraycopy(encoded, from, dst, at, length);
-    return at + length;
-  }
+  static final class Entries {
 
-  int maxEncodedLength() {
-    return maxEncodedLength;
+    /** Every entry's bytes, entry {@code j} from {@code starts[j]} to {@code starts[j + 1]}. */
+    private final byte[] bytes;
+    private final int[] starts;
+    private final int maxLength;
+
+    private Entries(byte[][] entries) {
+      starts = new int[entries.length + 1];
+      int max = 0;
+      for (int j = 0; j < entries.length; j++) {
+        starts[j + 1] = Math.addExact(starts[j], entries[j].length);
+        max = Math.max(max, entries[j].length);
+      }
+      maxLength = max;
+      bytes = new byte[starts[entries.length]];
+      for (int j = 0; j < entries.length; j++) {
+        System.arraycopy(entries[j], 0, bytes, starts[j], entries[j].length);
+      }
+    }
+
+    /** Reads one byte of each cache line of entry {@code j} (to load it); returns their sum. */
+    int touch(int j) {
+      int from = starts[j];
+      int last = starts[j + 1] - 1;
+      int sum = 0;
+      for (int at = from; at < last; at += 64) {
+        sum += bytes[at];
+      }
+      return sum + bytes[last];
+    }
+
+    /** Copies entry {@code j} to {@code dst} at {@code at}; returns the offset after it. */
+    int copy(int j, byte[] dst, int at) {
+      int from = starts[j];
+      int length = starts[j + 1] - from;
+      System.arraycopy(bytes, from, dst, at, length);
+      return at + length;
+    }
+
+    byte[] entry(int j) {
+      return Arrays.copyOfRange(bytes, starts[j], starts[j + 1]);
+    }
+
+    int maxLength() {
+      return maxLength;
+    }
   }
 
   // Every value is plain ASCII without quotes or backslashes, so no JSON escaping is needed.

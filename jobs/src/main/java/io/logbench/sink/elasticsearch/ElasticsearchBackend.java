@@ -147,6 +147,12 @@ public record ElasticsearchBackend(
   }
 
   /** Counts back, the run's documents only; ids are the documents' {@code seq} fields. */
+  /** Each bulk document carries the line as its {@code message} string. */
+  @Override
+  public boolean jsonStringLines() {
+    return true;
+  }
+
   @Override
   public Capabilities capabilities() {
     return Capabilities.countable(Capabilities.LineIds.SEQUENCE).withRunFilter(true);

@@ -1,5 +1,7 @@
 package io.logbench.sink.internal;
 
+import io.logbench.dataset.JsonEscaping;
+import io.logbench.dataset.LineBatch;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -9,19 +11,6 @@ import java.util.Arrays;
  * String, no per-line Jackson).
  */
 public final class JsonBytes {
-
-  private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
-
-  /** Per byte value: 1 for the bytes a JSON string escapes (quote, backslash, controls). */
-  private static final byte[] NEEDS_ESCAPE = new byte[256];
-
-  static {
-    for (int b = 0; b < 0x20; b++) {
-      NEEDS_ESCAPE[b] = 1;
-    }
-    NEEDS_ESCAPE['"'] = 1;
-    NEEDS_ESCAPE['\\'] = 1;
-  }
 
   private byte[] buf;
   private int size;
@@ -165,39 +154,21 @@ public final class JsonBytes {
    * sequences) are copied as they are.
    */
   public JsonBytes appendEscaped(byte[] src, int off, int len) {
-    // room for the worst case (every byte escaped as six) once, then a loop on locals: no capacity
-    // check or field update per byte
-    ensure(6 * len);
-    byte[] dst = buf;
-    int p = size;
-    int end = off + len;
-    for (int i = off; i < end; i++) {
-      byte b = src[i];
-      if (NEEDS_ESCAPE[b & 0xFF] == 0) {
-        dst[p++] = b;
-      } else if (b == '"' || b == '\\') {
-        dst[p++] = '\\';
-        dst[p++] = b;
-      } else {
-        dst[p++] = '\\';
-        switch (b) {
-          case '\n' -> dst[p++] = 'n';
-          case '\r' -> dst[p++] = 'r';
-          case '\t' -> dst[p++] = 't';
-          case '\b' -> dst[p++] = 'b';
-          case '\f' -> dst[p++] = 'f';
-          default -> {
-            dst[p++] = 'u';
-            dst[p++] = '0';
-            dst[p++] = '0';
-            dst[p++] = HEX[b >> 4];
-            dst[p++] = HEX[b & 0xF];
-          }
-        }
-      }
-    }
-    size = p;
+    // room for the worst case once, then no capacity check per byte
+    ensure(JsonEscaping.MAX_EXPANSION * len);
+    size = JsonEscaping.escape(src, off, len, buf, size);
     return this;
+  }
+
+  /**
+   * Appends line {@code k} of {@code batch} as the inside of a JSON string: copied when the batch
+   * holds its lines escaped already ({@link LineBatch#jsonEscaped()}), escaped byte by byte
+   * otherwise.
+   */
+  public JsonBytes appendLine(LineBatch batch, int k) {
+    int from = batch.start(k);
+    int len = batch.end(k) - from;
+    return batch.jsonEscaped() ? append(batch.data(), from, len) : appendEscaped(batch.data(), from, len);
   }
 
   /** A Java string as a quoted JSON string, in UTF-8 bytes (for pre-serializing pieces once). */

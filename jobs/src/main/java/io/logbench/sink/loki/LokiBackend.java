@@ -218,6 +218,12 @@ public record LokiBackend(
    * Counts back, the run's lines only unless {@code run_id: none}; nginx lines' ids come from
    * their nanosecond offsets, app-json lines carry seq.
    */
+  /** A JSON push carries each line as a string; protobuf and OTLP carry raw bytes. */
+  @Override
+  public boolean jsonStringLines() {
+    return format == Format.JSON;
+  }
+
   @Override
   public Capabilities capabilities() {
     return Capabilities.countable(Capabilities.LineIds.NANOSECOND_OFFSET).withRunFilter(runId != RunIdMode.NONE);

@@ -166,6 +166,12 @@ public record SplunkBackend(
   }
 
   /** Counts back with tstats, the run's events only; ids are the events' {@code seq} fields. */
+  /** Each HEC event carries the line as its {@code event} string. */
+  @Override
+  public boolean jsonStringLines() {
+    return true;
+  }
+
   @Override
   public Capabilities capabilities() {
     return Capabilities.countable(Capabilities.LineIds.SEQUENCE).withRunFilter(true);

@@ -168,6 +168,12 @@ public record VictoriaLogsBackend(
    * Counts back, the run's rows only; nginx lines' ids come from their nanosecond offsets, app-json
    * lines carry seq.
    */
+  /** JSON lines carry each line as the {@code _msg} string; OTLP carries raw bytes. */
+  @Override
+  public boolean jsonStringLines() {
+    return format == Format.JSONLINE;
+  }
+
   @Override
   public Capabilities capabilities() {
     return Capabilities.countable(Capabilities.LineIds.NANOSECOND_OFFSET).withRunFilter(true);

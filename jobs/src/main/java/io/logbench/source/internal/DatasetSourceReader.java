@@ -114,17 +114,18 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
   private boolean lastCheckpointCompleted;
 
   public DatasetSourceReader(RunPlan plan, SourceReaderContext context) {
-    this(plan, context, null, null, false);
+    this(plan, context, null, null, false, false);
   }
 
   /**
    * A reader whose gauges are also in group {@code backend=<backend>} when it is not null, that
    * keeps leases and writes restore records as {@code leases} says (null: none), and, with {@code
    * endAfterCheckpoint}, ends its input only after a checkpoint taken once its last batch is out
-   * has completed.
+   * has completed; with {@code jsonEscapedLines}, its batches hold their lines escaped for a JSON
+   * string when the dataset {@link io.logbench.dataset.Dataset#makesJsonEscapedLines makes them so}.
    */
   public DatasetSourceReader(RunPlan plan, SourceReaderContext context, String backend, LeaseSettings leases,
-      boolean endAfterCheckpoint) {
+      boolean endAfterCheckpoint, boolean jsonEscapedLines) {
     this.plan = plan;
     this.leases = leases;
     this.endAfterCheckpoint = endAfterCheckpoint;
@@ -133,6 +134,7 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
     // Room for typical lines up front; the batch grows if a dataset's lines are longer.
     this.scratch =
         new LineBatch(plan.batchSize(), (int) Math.min(1L << 20, plan.batchSize() * 128L));
+    scratch.setJsonEscaped(jsonEscapedLines && plan.dataset().makesJsonEscapedLines());
     this.linesEmitted = context.metricGroup().counter(LINES_EMITTED);
     this.batchesEmitted = context.metricGroup().counter(BATCHES_EMITTED);
     context.metricGroup().gauge(SCHEDULE_LAG_MILLIS, (Gauge<Long>) this::scheduleLagMillis);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.logbench.dataset.JsonEscaping;
 import io.logbench.dataset.LineBatch;
 import io.logbench.dataset.LineCursor;
 import java.io.ByteArrayInputStream;
@@ -124,6 +125,50 @@ class AppJsonDatasetTest {
     assertThatThrownBy(() -> nearEnd.next(new LineBatch(), 11))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("at the end");
+  }
+
+  @Test
+  void linesMadeEscapedAreTheRawLinesEscapedWhateverTheFormOfTheBatchBefore() {
+    AppJsonDataset d = AppJsonDataset.builder().seed(13).lines(3_000).streams(3).streamBlock(7).poolSize(500)
+        .runInBody("run-1").build();
+    assertThat(d.makesJsonEscapedLines()).isTrue();
+    List<byte[]> raw = lines(d, 0, 3_000);
+    LineCursor cursor = d.cursor(0);
+    SplittableRandom random = new SplittableRandom(3);
+    int escapedBatches = 0;
+    while (cursor.position() < 3_000) {
+      long from = cursor.position();
+      int n = (int) Math.min(3_000 - from, 1 + random.nextInt(200));
+      // one cursor switching forms between batches, as a reader's never does but could
+      boolean escaped = random.nextBoolean();
+      LineBatch batch = new LineBatch(1, 16);
+      batch.setJsonEscaped(escaped);
+      batch.reset(0, from);
+      if (n == 1) {
+        cursor.next(batch);
+      } else {
+        cursor.next(batch, n);
+      }
+      escapedBatches += escaped ? 1 : 0;
+      for (int k = 0; k < n; k++) {
+        byte[] line = raw.get((int) (from + k));
+        byte[] expected = escaped ? JsonEscaping.escape(line) : line;
+        assertThat(Arrays.copyOfRange(batch.data(), batch.start(k), batch.end(k)))
+            .as("line %d, escaped %s", from + k, escaped)
+            .isEqualTo(expected);
+        assertThat(batch.rawLine(k)).isEqualTo(line);
+        assertThat(batch.timestampMillis(k)).isEqualTo(d.timestampMillis(from + k));
+        assertThat(batch.stream(k)).isEqualTo(d.stream(from + k));
+      }
+    }
+    assertThat(escapedBatches).isPositive();
+    // the escaped bytes hold a quote only after a backslash: nothing left raw
+    LineBatch one = new LineBatch();
+    one.setJsonEscaped(true);
+    d.cursor(5).next(one);
+    String text = new String(one.data(), 0, one.byteSize(), java.nio.charset.StandardCharsets.US_ASCII);
+    assertThat(text).startsWith("{\\\"namespace\\\":\\\"").contains("\\\"logbench_run\\\":\\\"run-1\\\"");
+    assertThat(text.replace("\\\"", "")).doesNotContain("\"");
   }
 
   @Test

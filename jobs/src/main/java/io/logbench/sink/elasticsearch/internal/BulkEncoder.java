@@ -77,7 +77,7 @@ public final class BulkEncoder {
       long seq = batch.seq(k);
       out.append(actionPrefix).appendLong(seq).append(timestampPrefix);
       time.rfc3339(out, batch.timestampNanos(k));
-      out.append(messagePrefix).appendEscaped(batch.data(), batch.start(k), batch.length(k))
+      out.append(messagePrefix).appendLine(batch, k)
           .append(seqPrefix).appendLong(seq).append(streamSuffix[batch.stream(k)]);
     }
   }

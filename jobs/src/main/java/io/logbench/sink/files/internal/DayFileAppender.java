@@ -54,7 +54,7 @@ public final class DayFileAppender implements Closeable {
 
   /** Appends every line of the batch to the files. */
   public void append(LineBatch batch) throws IOException {
-    byte[] data = batch.data();
+    byte[] data = batch.rawData();
     for (int k = 0; k < batch.count(); k++) {
       long minute = Math.floorDiv(batch.timestampMillis(k), MINUTE);
       if (current == null) {

@@ -38,7 +38,7 @@ public final class LogRecordEncoder {
       encoder.writeLong(batch.timestampMillis(k));
       encoder.writeLong(batch.timestampNanos(k));
       out.write(labelMaps[batch.stream(k)]);
-      encoder.writeBytes(batch.data(), batch.start(k), batch.length(k));
+      encoder.writeBytes(batch.rawData(), batch.start(k), batch.length(k));
     } catch (IOException e) {
       throw new UncheckedIOException("Writing to a byte array failed, which it cannot.", e);
     }

@@ -67,7 +67,7 @@ public final class RotatingFile implements AutoCloseable {
     if (buffer.length < bytes) {
       buffer = new byte[Math.max(bytes, buffer.length * 2)];
     }
-    byte[] data = batch.data();
+    byte[] data = batch.rawData();
     int p = 0;
     for (int k = 0; k < batch.count(); k++) {
       int len = batch.length(k);

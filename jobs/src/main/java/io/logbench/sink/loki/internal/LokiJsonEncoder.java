@@ -59,7 +59,6 @@ public final class LokiJsonEncoder {
   public void encode(LineBatch batch, java.util.BitSet lines, JsonBytes out) {
     out.clear();
     groups.group(batch, lines);
-    byte[] data = batch.data();
     out.appendAscii("{\"streams\":[");
     for (int g = 0; g < groups.groups(); g++) {
       if (g > 0) {
@@ -72,7 +71,7 @@ public final class LokiJsonEncoder {
           out.append((byte) ',');
         }
         out.appendAscii("[\"").appendLong(batch.timestampNanos(k)).appendAscii("\",\"");
-        out.appendEscaped(data, batch.start(k), batch.length(k));
+        out.appendLine(batch, k);
         out.append(entryEnd);
       }
       out.appendAscii("]}");

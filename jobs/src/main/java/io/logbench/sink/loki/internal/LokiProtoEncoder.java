@@ -136,7 +136,7 @@ public final class LokiProtoEncoder {
     }
     tag(out, 2, WIRE_LEN);
     varint(out, batch.length(k));
-    out.append(batch.data(), batch.start(k), batch.length(k));
+    out.append(batch.rawData(), batch.start(k), batch.length(k));
     out.append(metadataField);
   }
 

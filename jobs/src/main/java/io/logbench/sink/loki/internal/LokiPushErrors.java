@@ -76,7 +76,7 @@ public final class LokiPushErrors {
       long max = Long.parseLong(size.group(1));
       BitSet lines = new BitSet();
       for (int k = sent.nextSetBit(0); k >= 0; k = sent.nextSetBit(k + 1)) {
-        if (batch.length(k) > max) {
+        if (batch.rawLength(k) > max) {
           lines.set(k);
         }
       }

@@ -93,7 +93,7 @@ public final class OtlpLogsEncoder {
           o.writeUInt32NoTag(lenField(1, batch.length(k)));
           o.writeTag(1, 2);
           o.writeUInt32NoTag(batch.length(k));
-          o.writeRawBytes(batch.data(), batch.start(k), batch.length(k));
+          o.writeRawBytes(batch.rawData(), batch.start(k), batch.length(k));
           o.writeRawBytes(recordAttributes);
           o.writeFixed64(11, ns);
         }

@@ -83,7 +83,7 @@ public final class HecEncoder {
     for (int k = 0; k < batch.count(); k++) {
       out.append(TIME);
       TimestampWriter.epochSecondsMicros(out, batch.timestampNanos(k));
-      out.append(metadata).append(EVENT).appendEscaped(batch.data(), batch.start(k), batch.length(k))
+      out.append(metadata).append(EVENT).appendLine(batch, k)
           .append(FIELDS).append(streamFields[batch.stream(k)]).append(SEQ).appendLong(batch.seq(k)).append(END);
     }
   }

@@ -44,7 +44,7 @@ public final class Rfc5424Encoder {
     out.writeBytes(head);
     writeTime(batch.timestampMillis(k), out);
     out.writeBytes(tail);
-    out.writeBytes(batch.data(), batch.start(k), batch.length(k));
+    out.writeBytes(batch.rawData(), batch.start(k), batch.length(k));
   }
 
   /** Writes every line of {@code batch} into {@code out}, each framed by octet counting. */

@@ -46,13 +46,12 @@ public final class JsonLineEncoder {
   /** Writes the body of {@code batch} into {@code out} (cleared first). */
   public void encode(LineBatch batch, JsonBytes out) {
     out.clear();
-    byte[] data = batch.data();
     for (int k = 0; k < batch.count(); k++) {
       long ns = batch.timestampNanos(k);
       out.appendAscii("{\"_time\":\"");
       timestamps.rfc3339(out, ns);
       out.appendAscii("\",\"_msg\":\"");
-      out.appendEscaped(data, batch.start(k), batch.length(k));
+      out.appendLine(batch, k);
       out.append((byte) '"');
       out.append(streamSuffix[batch.stream(k)]);
     }
