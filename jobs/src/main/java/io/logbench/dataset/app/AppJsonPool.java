@@ -12,7 +12,9 @@ import java.util.SplittableRandom;
  *
  * <p>Each entry is held pre-encoded as the JSON middle of a line, from {@code "level"} up to and
  * including {@code "seq":} ({@link #raw}), and, for lines made escaped, escaped for a JSON string
- * ({@link #escaped}), so making a line only copies bytes.
+ * ({@link #escaped}), so making a line only copies bytes: its head, from {@code "level"} to the
+ * opening quote of {@code trace_id}, one of {@value #HEADS} fixed by {@code j} and shared, then its
+ * own tail, from the trace id to {@code "seq":}.
  */
 final class AppJsonPool {
 
@@ -20,6 +22,8 @@ final class AppJsonPool {
   static final String[] PATHS = {"/api/orders", "/api/users", "/healthz", "/api/checkout", "/metrics"};
   static final int USERS = 5000;
   static final int MAX_LATENCY_MS = 900;
+  /** Heads: level ({@code j % 6}), path ({@code j % 5}) and status ({@code j % 17 == 0}). */
+  static final int HEADS = 6 * 5 * 2;
 
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
@@ -34,7 +38,7 @@ final class AppJsonPool {
     traceIds = new String[size];
     userIds = new int[size];
     latencies = new int[size];
-    byte[][] entries = new byte[size][];
+    byte[][] tails = new byte[size][];
     // One generator drawn in entry order, a fixed number of draws per entry, so entry j is the
     // same for every pool size larger than j.
     SplittableRandom random = new SplittableRandom(seed);
@@ -42,9 +46,13 @@ final class AppJsonPool {
       traceIds[j] = traceId(random.nextLong(), random.nextLong());
       userIds[j] = random.nextInt(USERS);
       latencies[j] = random.nextInt(MAX_LATENCY_MS);
-      entries[j] = encode(j);
+      tails[j] = tail(j);
     }
-    raw = new Entries(entries);
+    byte[][] heads = new byte[HEADS][];
+    for (int h = 0; h < HEADS; h++) {
+      heads[h] = head(h);
+    }
+    raw = new Entries(heads, tails);
   }
 
   /** The entries' JSON bytes, entry {@code j} from {@code "level"} to {@code "seq":}. */
@@ -59,17 +67,18 @@ final class AppJsonPool {
    */
   synchronized Entries escaped() {
     if (escaped == null) {
-      byte[][] entries = new byte[size()][];
-      for (int j = 0; j < entries.length; j++) {
-        entries[j] = JsonEscaping.escape(raw.entry(j));
-      }
-      escaped = new Entries(entries);
+      escaped = raw.escaped();
     }
     return escaped;
   }
 
   int size() {
     return raw.starts.length - 1;
+  }
+
+  /** The head of entry {@code j}, one of {@link #HEADS}. */
+  static int headOf(int j) {
+    return (j % 6 * 5 + j % 5) * 2 + (j % 17 == 0 ? 1 : 0);
   }
 
   static String level(int j) {
@@ -97,52 +106,81 @@ final class AppJsonPool {
   }
 
   /**
-   * Encoded entries back to back in one array, the fewest cache lines and pages for {@link
-   * #touch} to load: a line picks an entry at random, and after a source's sleep between batches
-   * the entries are cold (docs/benchmarks.md, twelfth round).
+   * Encoded entries: the {@link #HEADS} shared heads, and every entry's own tail back to back in
+   * one array, the fewest cache lines and pages for {@link #touch} to load. A line picks an entry
+   * at random, and after a source's sleep between batches the tails are cold (docs/benchmarks.md,
+   * twelfth round); the heads, a few kilobytes read by every line, are not.
    */
   static final class Entries {
 
-    /** Every entry's bytes, entry {@code j} from {@code starts[j]} to {@code starts[j + 1]}. */
-    private final byte[] bytes;
+    private final byte[][] heads;
+    /** Per entry, its head's index. */
+    private final byte[] headOf;
+    /** Every entry's tail, entry {@code j}'s from {@code starts[j]} to {@code starts[j + 1]}. */
+    private final byte[] tails;
     private final int[] starts;
     private final int maxLength;
 
-    private Entries(byte[][] entries) {
-      starts = new int[entries.length + 1];
-      int max = 0;
-      for (int j = 0; j < entries.length; j++) {
-        starts[j + 1] = Math.addExact(starts[j], entries[j].length);
-        max = Math.max(max, entries[j].length);
+    private Entries(byte[][] heads, byte[][] tails) {
+      this.heads = heads;
+      headOf = new byte[tails.length];
+      starts = new int[tails.length + 1];
+      int maxHead = 0;
+      for (byte[] head : heads) {
+        maxHead = Math.max(maxHead, head.length);
       }
-      maxLength = max;
-      bytes = new byte[starts[entries.length]];
-      for (int j = 0; j < entries.length; j++) {
-        System.arraycopy(entries[j], 0, bytes, starts[j], entries[j].length);
+      int maxTail = 0;
+      for (int j = 0; j < tails.length; j++) {
+        headOf[j] = (byte) headOf(j);
+        starts[j + 1] = Math.addExact(starts[j], tails[j].length);
+        maxTail = Math.max(maxTail, tails[j].length);
+      }
+      maxLength = maxHead + maxTail;
+      this.tails = new byte[starts[tails.length]];
+      for (int j = 0; j < tails.length; j++) {
+        System.arraycopy(tails[j], 0, this.tails, starts[j], tails[j].length);
       }
     }
 
-    /** Reads one byte of each cache line of entry {@code j} (to load it); returns their sum. */
+    /** These entries escaped for a JSON string. */
+    private Entries escaped() {
+      byte[][] h = new byte[heads.length][];
+      for (int k = 0; k < h.length; k++) {
+        h[k] = JsonEscaping.escape(heads[k]);
+      }
+      byte[][] t = new byte[starts.length - 1][];
+      for (int j = 0; j < t.length; j++) {
+        t[j] = JsonEscaping.escape(Arrays.copyOfRange(tails, starts[j], starts[j + 1]));
+      }
+      return new Entries(h, t);
+    }
+
+    /** Reads one byte of each cache line of entry {@code j}'s tail (to load it); returns their sum. */
     int touch(int j) {
       int from = starts[j];
       int last = starts[j + 1] - 1;
-      int sum = 0;
+      int sum = headOf[j];
       for (int at = from; at < last; at += 64) {
-        sum += bytes[at];
+        sum += tails[at];
       }
-      return sum + bytes[last];
+      return sum + tails[last];
     }
 
     /** Copies entry {@code j} to {@code dst} at {@code at}; returns the offset after it. */
     int copy(int j, byte[] dst, int at) {
+      byte[] head = heads[headOf[j]];
+      System.arraycopy(head, 0, dst, at, head.length);
+      at += head.length;
       int from = starts[j];
       int length = starts[j + 1] - from;
-      System.arraycopy(bytes, from, dst, at, length);
+      System.arraycopy(tails, from, dst, at, length);
       return at + length;
     }
 
+    /** Entry {@code j}'s bytes, in a new array. */
     byte[] entry(int j) {
-      return Arrays.copyOfRange(bytes, starts[j], starts[j + 1]);
+      byte[] out = new byte[maxLength];
+      return Arrays.copyOf(out, copy(j, out, 0));
     }
 
     int maxLength() {
@@ -151,15 +189,24 @@ final class AppJsonPool {
   }
 
   // Every value is plain ASCII without quotes or backslashes, so no JSON escaping is needed.
-  private byte[] encode(int j) {
-    String middle =
-        "\"level\":\"" + level(j)
-            + "\",\"msg\":\"" + msg(j)
-            + "\",\"trace_id\":\"" + traceIds[j]
+  /** Head {@code h} ({@link #headOf}): level, message and the opening of the trace id. */
+  private static byte[] head(int h) {
+    int status = h % 2 == 1 ? 500 : 200;
+    String head =
+        "\"level\":\"" + LEVELS[h / 10]
+            + "\",\"msg\":\"request handled path=" + PATHS[h / 2 % 5] + " status=" + status
+            + "\",\"trace_id\":\"";
+    return head.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** Entry {@code j}'s own tail: its trace id, user id and latency, up to {@code "seq":}. */
+  private byte[] tail(int j) {
+    String tail =
+        traceIds[j]
             + "\",\"user_id\":\"" + userId(j)
             + "\",\"latency_ms\":" + latencies[j]
             + ",\"seq\":";
-    return middle.getBytes(StandardCharsets.US_ASCII);
+    return tail.getBytes(StandardCharsets.US_ASCII);
   }
 
   private static String traceId(long high, long low) {

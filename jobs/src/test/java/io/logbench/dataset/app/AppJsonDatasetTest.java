@@ -54,6 +54,15 @@ class AppJsonDatasetTest {
   }
 
   @Test
+  void lineZeroOfSeedZeroIsTheOneTheDocsShow() {
+    // docs/datasets.md; a change to how lines are made must not change a byte of them
+    assertThat(new String(dataset(0, 1).line(0), java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo(
+        "{\"namespace\":\"loadtest\",\"container\":\"k6-0\",\"level\":\"debug\",\"msg\":\"request handled"
+            + " path=/api/orders status=200\",\"trace_id\":\"e99ab66cbc1133dd9d56f2f7d201556d\",\"user_id\":\"u1853\","
+            + "\"latency_ms\":569,\"seq\":0}");
+  }
+
+  @Test
   void differentSeedGivesDifferentBytes() {
     List<byte[]> a = lines(dataset(0, 1_000), 0, 1_000);
     List<byte[]> b = lines(dataset(1, 1_000), 0, 1_000);

@@ -15,6 +15,11 @@ import java.util.Map;
  */
 public final class JsonLineEncoder {
 
+  // the pieces of every row as bytes: one copy each, not a loop over a String's chars
+  private static final byte[] TIME = JsonBytes.ascii("{\"_time\":\"");
+  private static final byte[] MSG = JsonBytes.ascii("\",\"_msg\":\"");
+
+  /** Per stream, what follows a row's line: its closing quote, the labels, the run's id, the end. */
   private final byte[][] streamSuffix;
   private final TimestampWriter timestamps = new TimestampWriter();
 
@@ -25,7 +30,7 @@ public final class JsonLineEncoder {
   public JsonLineEncoder(StreamCatalog streams, String runId) {
     streamSuffix = new byte[streams.size()][];
     for (int i = 0; i < streamSuffix.length; i++) {
-      JsonBytes b = new JsonBytes(128);
+      JsonBytes b = new JsonBytes(128).append((byte) '"');
       for (Map.Entry<String, String> e : streams.labels(i).entrySet()) {
         if (e.getKey().equals(RunContext.RUN_FIELD)) {
           throw new IllegalArgumentException(
@@ -48,11 +53,10 @@ public final class JsonLineEncoder {
     out.clear();
     for (int k = 0; k < batch.count(); k++) {
       long ns = batch.timestampNanos(k);
-      out.appendAscii("{\"_time\":\"");
+      out.append(TIME);
       timestamps.rfc3339(out, ns);
-      out.appendAscii("\",\"_msg\":\"");
+      out.append(MSG);
       out.appendLine(batch, k);
-      out.append((byte) '"');
       out.append(streamSuffix[batch.stream(k)]);
     }
   }
