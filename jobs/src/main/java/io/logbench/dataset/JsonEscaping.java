@@ -5,9 +5,9 @@ import java.nio.charset.StandardCharsets;
 /**
  * JSON string escaping on the raw UTF-8 bytes of a line, and its inverse: quote and backslash get
  * a backslash, the control bytes below 0x20 become {@code \n}, {@code \r}, {@code \t}, {@code
- * \b}, {@code \f} or a backslash and {@code u00XX}; every other byte (multi-byte UTF-8 included) is copied. What
- * a JSON encoder writes inside a string, and what a dataset writes when it makes lines already
- * escaped ({@link LineBatch#jsonEscaped()}).
+ * \b}, {@code \f} or a backslash and {@code u00XX}; every other byte (multi-byte UTF-8 included)
+ * is copied. What a JSON encoder writes inside a string, and what a dataset writes when it makes
+ * lines already escaped ({@link LineBatch#jsonEscaped()}).
  */
 public final class JsonEscaping {
 

@@ -274,7 +274,8 @@ public final class GenerateJob {
           new Pacing(plan.firstIndex(), plan.config().batchLines(), plan.schedule(), runStartMillis),
           plan.lines(), plan.timeline(), plan.dataset().streams(), parallelism);
     }
-    return env.fromSource(source(name, spec, jsonEscapedLines), WatermarkStrategy.noWatermarks(), "source[" + name + "]")
+    return env.fromSource(source(name, spec, jsonEscapedLines), WatermarkStrategy.noWatermarks(),
+            "source[" + name + "]")
         .uid("source-" + name)
         .setParallelism(parallelism);
   }

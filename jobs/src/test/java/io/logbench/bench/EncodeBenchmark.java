@@ -62,6 +62,14 @@ public class EncodeBenchmark {
   })
   public String format;
 
+  /**
+   * How the batches hold their lines: {@code raw}, or {@code escaped} for a JSON string as a
+   * source makes them for the JSON formats ({@code LineBatch.jsonEscaped}); loki-protobuf takes
+   * raw lines only and ignores it.
+   */
+  @Param({"raw", "escaped"})
+  public String lines;
+
   private LineBatch[] batches;
   private BitSet all;
   private int next;
@@ -75,29 +83,35 @@ public class EncodeBenchmark {
   @Setup(Level.Trial)
   public void setUp() {
     AppJsonDataset dataset = AppJsonDataset.builder().seed(0).lines(BATCH_LINES * BATCHES).build();
-    batches = batches(dataset, BATCHES, BATCH_LINES);
+    batches = batches(dataset, BATCHES, BATCH_LINES, lines.equals("escaped") && !format.equals("loki-protobuf"));
     all = new BitSet(BATCH_LINES);
     all.set(0, BATCH_LINES);
     encoder = encoder(format, dataset.streams());
-    long lines = 0;
+    long count = 0;
     long bytes = 0;
     long raw = 0;
     for (LineBatch b : batches) {
-      lines += b.count();
+      count += b.count();
       raw += b.byteSize();
       bytes += encoder.encode(b, all).length;
     }
     System.out.printf(
-        "%n%s: %.1f body bytes a line (lines themselves: %.1f bytes a line)%n",
-        format, (double) bytes / lines, (double) raw / lines);
+        "%n%s, %s lines: %.1f body bytes a line (lines themselves: %.1f bytes a line)%n",
+        format, lines, (double) bytes / count, (double) raw / count);
   }
 
   /** {@code count} consecutive batches of {@code lines} lines from line 0 of {@code dataset}. */
   static LineBatch[] batches(Dataset dataset, int count, int lines) {
+    return batches(dataset, count, lines, false);
+  }
+
+  /** The same, the lines made escaped for a JSON string when {@code escaped}. */
+  static LineBatch[] batches(Dataset dataset, int count, int lines, boolean escaped) {
     LineCursor cursor = dataset.cursor(0);
     LineBatch[] out = new LineBatch[count];
     for (int b = 0; b < count; b++) {
       out[b] = new LineBatch(lines, lines * 1024);
+      out[b].setJsonEscaped(escaped);
       out[b].reset(b, cursor.position());
       for (int k = 0; k < lines; k++) {
         cursor.next(out[b]);
