@@ -39,6 +39,7 @@ final class AppJsonPool {
     userIds = new int[size];
     latencies = new int[size];
     byte[][] tails = new byte[size][];
+    byte[][] heads = new byte[HEADS][];
     // One generator drawn in entry order, a fixed number of draws per entry, so entry j is the
     // same for every pool size larger than j.
     SplittableRandom random = new SplittableRandom(seed);
@@ -47,10 +48,9 @@ final class AppJsonPool {
       userIds[j] = random.nextInt(USERS);
       latencies[j] = random.nextInt(MAX_LATENCY_MS);
       tails[j] = tail(j);
-    }
-    byte[][] heads = new byte[HEADS][];
-    for (int h = 0; h < HEADS; h++) {
-      heads[h] = head(h);
+      if (heads[headOf(j)] == null) {
+        heads[headOf(j)] = head(j); // a pool of fewer than 60 entries leaves some heads unused
+      }
     }
     raw = new Entries(heads, tails);
   }
@@ -113,6 +113,7 @@ final class AppJsonPool {
    */
   static final class Entries {
 
+    /** The shared heads, by index; null for a head no entry of a small pool uses. */
     private final byte[][] heads;
     /** Per entry, its head's index. */
     private final byte[] headOf;
@@ -127,7 +128,7 @@ final class AppJsonPool {
       starts = new int[tails.length + 1];
       int maxHead = 0;
       for (byte[] head : heads) {
-        maxHead = Math.max(maxHead, head.length);
+        maxHead = head == null ? maxHead : Math.max(maxHead, head.length);
       }
       int maxTail = 0;
       for (int j = 0; j < tails.length; j++) {
@@ -146,7 +147,7 @@ final class AppJsonPool {
     private Entries escaped() {
       byte[][] h = new byte[heads.length][];
       for (int k = 0; k < h.length; k++) {
-        h[k] = JsonEscaping.escape(heads[k]);
+        h[k] = heads[k] == null ? null : JsonEscaping.escape(heads[k]);
       }
       byte[][] t = new byte[starts.length - 1][];
       for (int j = 0; j < t.length; j++) {
@@ -189,13 +190,12 @@ final class AppJsonPool {
   }
 
   // Every value is plain ASCII without quotes or backslashes, so no JSON escaping is needed.
-  /** Head {@code h} ({@link #headOf}): level, message and the opening of the trace id. */
-  private static byte[] head(int h) {
-    int status = h % 2 == 1 ? 500 : 200;
-    String head =
-        "\"level\":\"" + LEVELS[h / 10]
-            + "\",\"msg\":\"request handled path=" + PATHS[h / 2 % 5] + " status=" + status
-            + "\",\"trace_id\":\"";
+  /**
+   * Entry {@code j}'s head, the same for every entry of its {@link #headOf}: level, message and the
+   * trace id's opening quote.
+   */
+  private static byte[] head(int j) {
+    String head = "\"level\":\"" + level(j) + "\",\"msg\":\"" + msg(j) + "\",\"trace_id\":\"";
     return head.getBytes(StandardCharsets.US_ASCII);
   }
 

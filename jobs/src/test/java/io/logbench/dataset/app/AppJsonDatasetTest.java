@@ -178,6 +178,14 @@ class AppJsonDatasetTest {
     String text = new String(one.data(), 0, one.byteSize(), java.nio.charset.StandardCharsets.US_ASCII);
     assertThat(text).startsWith("{\\\"namespace\\\":\\\"").contains("\\\"logbench_run\\\":\\\"run-1\\\"");
     assertThat(text.replace("\\\"", "")).doesNotContain("\"");
+    // a pool too small to use every shared head makes escaped lines too
+    AppJsonDataset small = AppJsonDataset.builder().seed(13).lines(50).poolSize(7).build();
+    LineBatch few = new LineBatch();
+    few.setJsonEscaped(true);
+    small.cursor(0).next(few, 50);
+    for (int k = 0; k < 50; k++) {
+      assertThat(few.rawLine(k)).as("line %d of a pool of 7", k).isEqualTo(small.line(k));
+    }
   }
 
   @Test

@@ -2,7 +2,7 @@ package io.logbench.sink.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.logbench.dataset.JsonEscaping;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -18,15 +18,20 @@ class JsonBytesTest {
     return new String(new JsonBytes(4).appendEscaped(raw, 0, raw.length).toByteArray(), StandardCharsets.UTF_8);
   }
 
+  /** The escaping itself is {@code JsonEscapingTest}'s; here, that the buffer writes it whole. */
   @Test
-  void everyCharacterJsonNeedsEscapedIsEscapedAndTheRestCopied() throws Exception {
+  void appendEscapedWritesWhatJsonEscapingWritesAfterTheBytesBeforeGrowingTheBuffer() {
     StringBuilder all = new StringBuilder();
     for (char c = 0; c < 0x80; c++) {
       all.append(c);
     }
     all.append("é✓\uD83D\uDE00");
-    String json = "\"" + escaped(all.toString()) + "\"";
-    assertThat(new ObjectMapper().readValue(json, String.class)).isEqualTo(all.toString());
+    byte[] raw = all.toString().getBytes(StandardCharsets.UTF_8);
+    byte[] body = new JsonBytes(4).append((byte) '[').appendEscaped(raw, 0, raw.length).append((byte) ']')
+        .toByteArray();
+    byte[] expected = JsonEscaping.escape(raw);
+    assertThat(body).hasSize(expected.length + 2);
+    assertThat(java.util.Arrays.copyOfRange(body, 1, body.length - 1)).isEqualTo(expected);
     assertThat(escaped("a\"b\\c\n\u001f")).isEqualTo("a\\\"b\\\\c\\n\\u001f");
   }
 
