@@ -2,7 +2,6 @@ package io.logbench.http;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -16,12 +15,8 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.unix.FileDescriptor;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpResponseDecoder;
-import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.util.ReferenceCountUtil;
@@ -47,7 +42,7 @@ import org.slf4j.LoggerFactory;
 /**
  * {@link HttpTransport} on Netty: keep-alive connections (the most recently used first, so a
  * steady load keeps as few open as it has requests in flight) on the JVM's shared {@link
- * EventLoops}, answers read by Netty's HTTP/1.1 decoder on the connection's I/O thread.
+ * EventLoops}, answers read by an {@link AnswerDecoder} on the connection's I/O thread.
  *
  * <p>A request is written by the thread that posts it, straight to an idle connection's socket,
  * when the connection is plain TCP on the native epoll transport: the request's head and body
@@ -291,7 +286,7 @@ final class NettyTransport implements HttpTransport {
       ch.pipeline().addLast(new SslHandler(engine));
     }
     // every request is a POST, so an answer's body is read as its headers say (never a HEAD's)
-    ch.pipeline().addLast(new HttpResponseDecoder(), new HttpObjectAggregator(MAX_ANSWER_BYTES), new Exchange(ch));
+    ch.pipeline().addLast(new Exchange(ch));
   }
 
   /**
@@ -307,6 +302,7 @@ final class NettyTransport implements HttpTransport {
         fail(ioError("The request could not be written", f.cause()), true);
       }
     };
+    private final AnswerDecoder decoder = new AnswerDecoder(MAX_ANSWER_BYTES);
     /** The request's callback until its exchange ends; null between requests. */
     private volatile Answer answer;
     private volatile long deadlineNanos;
@@ -372,40 +368,35 @@ final class NettyTransport implements HttpTransport {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       try {
-        if (!(msg instanceof FullHttpResponse response)) {
-          return;
+        if (msg instanceof ByteBuf bytes) {
+          decoder.read(bytes, this::answered);
         }
-        if (answer == null) {
-          // an answer nobody asked for, or one after the timeout: this connection is out of step
-          ch.close();
-          return;
-        }
-        if (response.decoderResult().isFailure()) {
-          fail(ioError("The answer is not valid HTTP", response.decoderResult().cause()), true);
-          return;
-        }
-        int status = response.status().code();
-        if (status >= 100 && status < 200) {
-          return; // an interim answer; the final one follows
-        }
-        ByteBuf content = response.content();
-        byte[] body = content.isReadable() ? ByteBufUtil.getBytes(content) : EMPTY;
-        Answer a = claim();
-        if (a == null) {
-          return;
-        }
-        if (!HttpUtil.isKeepAlive(response)) {
-          ch.close();
-        }
-        release(ch);
-        call(a, status, body);
+      } catch (AnswerDecoder.Invalid e) {
+        ch.close(); // out of step for good, whether or not a request waits
+        fail(new IOException("The answer is not valid HTTP (" + settings.name() + "): " + e.getMessage(), e), false);
       } finally {
         ReferenceCountUtil.release(msg);
       }
     }
 
+    /** An answer read whole: the request's, or one nobody asked for (the connection is then out of step). */
+    private void answered(int status, byte[] body, boolean keepAlive) {
+      Answer a = claim();
+      if (a == null) {
+        // an answer nobody asked for, or one after the timeout
+        ch.close();
+        return;
+      }
+      if (!keepAlive) {
+        ch.close();
+      }
+      release(ch);
+      call(a, status, body);
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+      decoder.closed(this::answered); // an answer read until the close ends here
       fail(new IOException("The connection to " + settings.name() + " closed before the answer."), false);
       ctx.fireChannelInactive();
     }
@@ -460,6 +451,4 @@ final class NettyTransport implements HttpTransport {
 
   private static final AtomicReferenceFieldUpdater<Exchange, Answer> ANSWER =
       AtomicReferenceFieldUpdater.newUpdater(Exchange.class, Answer.class, "answer");
-
-  private static final byte[] EMPTY = new byte[0];
 }

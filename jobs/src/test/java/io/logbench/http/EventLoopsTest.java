@@ -49,4 +49,27 @@ class EventLoopsTest {
       EventLoops.release();
     }
   }
+
+  /** {@link EventLoops#current} is the shared group's executor on its own thread, and null elsewhere. */
+  @Test
+  void currentIsTheGroupsExecutorOnItsThreadOnly() throws Exception {
+    io.netty.channel.EventLoopGroup group = EventLoops.acquire();
+    io.netty.channel.nio.NioEventLoopGroup other = new io.netty.channel.nio.NioEventLoopGroup(1);
+    try {
+      assertThat(EventLoops.current()).isNull();
+      for (io.netty.util.concurrent.EventExecutor e : group) {
+        assertThat(currentOn(e)).isSameAs(e);
+      }
+      // another group's thread is not one of the shared group's
+      assertThat(currentOn(other.next())).isNull();
+    } finally {
+      other.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+      EventLoops.release();
+    }
+  }
+
+  private static io.netty.util.concurrent.EventExecutor currentOn(io.netty.util.concurrent.EventExecutor thread) throws Exception {
+    java.util.concurrent.Callable<io.netty.util.concurrent.EventExecutor> current = EventLoops::current;
+    return thread.submit(current).get(10, java.util.concurrent.TimeUnit.SECONDS);
+  }
 }
