@@ -148,10 +148,21 @@ final class LokiSender implements BatchSender {
     if (!together.isEmpty()) {
       parts.add(push.send(batch, together));
     }
-    CompletableFuture<SendResult> all = CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0]))
-        .thenApply(v -> merge(batch.count(), parts.stream().map(CompletableFuture::join).toList()));
+    // a batch is one push but when a stream is pushed alone: its answer is then the batch's, with
+    // no stages to merge one result (those ran on the I/O thread for every answer)
+    CompletableFuture<SendResult> all = parts.size() == 1 ? parts.get(0)
+        : CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0])).thenApply(v -> merge(batch.count(), joined(parts)));
     all.whenComplete((r, e) -> frontier.answered(a));
     return all;
+  }
+
+  /** The results of sends that have all completed. */
+  private static List<SendResult> joined(List<CompletableFuture<SendResult>> parts) {
+    List<SendResult> results = new ArrayList<>(parts.size());
+    for (CompletableFuture<SendResult> p : parts) {
+      results.add(p.join());
+    }
+    return results;
   }
 
   /** One result for a batch sent as several pushes (results' line indexes are the batch's). */
