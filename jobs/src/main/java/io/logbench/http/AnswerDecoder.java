@@ -11,14 +11,14 @@ import java.util.Arrays;
  *
  * <p>It stands in for Netty's {@code HttpResponseDecoder} and {@code HttpObjectAggregator}, which
  * made a header map, a response object, a composite buffer and a full response for every answer:
- * about a third of the I/O thread's CPU at a steady rate, for answers of a few bytes
+ * a quarter to a third of the I/O thread's CPU at a steady rate, for answers of a few bytes
  * (docs/benchmarks.md, twentieth round). This reads only what the transport uses.
  *
  * <ul>
  *   <li>A head ends at an empty line; lines end in CRLF or a bare LF; empty lines before an
  *       answer are skipped.
  *   <li>The status line is {@code HTTP/1.x}, a three-digit status, an optional reason.
- *   <li>Interim answers (1xx) are skipped; 204, 304 and other 1xx have no body.
+ *   <li>Interim answers (1xx) are skipped; 204 and 304 have no body.
  *   <li>The body is framed by {@code Transfer-Encoding: chunked} (chunk extensions and trailers
  *       skipped), else by {@code Content-Length} (two different lengths are invalid), else it runs
  *       until the connection closes ({@link #closed}).

@@ -303,6 +303,7 @@ final class NettyTransport implements HttpTransport {
       }
     };
     private final AnswerDecoder decoder = new AnswerDecoder(MAX_ANSWER_BYTES);
+    private final AnswerDecoder.Sink answers = this::answered;
     /** The request's callback until its exchange ends; null between requests. */
     private volatile Answer answer;
     private volatile long deadlineNanos;
@@ -369,7 +370,7 @@ final class NettyTransport implements HttpTransport {
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
       try {
         if (msg instanceof ByteBuf bytes) {
-          decoder.read(bytes, this::answered);
+          decoder.read(bytes, answers);
         }
       } catch (AnswerDecoder.Invalid e) {
         ch.close(); // out of step for good, whether or not a request waits
@@ -396,7 +397,7 @@ final class NettyTransport implements HttpTransport {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-      decoder.closed(this::answered); // an answer read until the close ends here
+      decoder.closed(answers); // an answer read until the close ends here
       fail(new IOException("The connection to " + settings.name() + " closed before the answer."), false);
       ctx.fireChannelInactive();
     }
