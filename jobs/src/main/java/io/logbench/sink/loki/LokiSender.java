@@ -148,8 +148,8 @@ final class LokiSender implements BatchSender {
     if (!together.isEmpty()) {
       parts.add(push.send(batch, together));
     }
-    // a batch is one push but when a stream is pushed alone: its answer is then the batch's, with
-    // no stages to merge one result (those ran on the I/O thread for every answer)
+    // a batch is one push unless a stream is pushed alone: that push's answer is then the
+    // batch's, with no stages to merge one result (those ran on the I/O thread for every answer)
     CompletableFuture<SendResult> all = parts.size() == 1 ? parts.get(0)
         : CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0])).thenApply(v -> merge(batch.count(), joined(parts)));
     all.whenComplete((r, e) -> frontier.answered(a));
