@@ -107,8 +107,7 @@ final class AnswerDecoder {
           if (!line(in)) {
             return;
           }
-          int end = pendingEnd > 1 && pending[pendingEnd - 2] == '\r' ? pendingEnd - 2 : pendingEnd - 1;
-          chunkLine(end, sink);
+          chunkLine(endOfLine(0, pendingEnd - 1), sink);
           clearPending();
         }
       }
@@ -135,9 +134,7 @@ final class AnswerDecoder {
    */
   private boolean head(ByteBuf in) throws Invalid {
     while (line(in)) {
-      int length = pendingEnd - lineStart;
-      boolean empty = length == 1 || length == 2 && pending[lineStart] == '\r';
-      if (!empty) {
+      if (endOfLine(lineStart, pendingEnd - 1) > lineStart) {
         lineStart = pendingEnd;
       } else if (lineStart == 0) {
         clearPending(); // an empty line before a status line
@@ -206,24 +203,22 @@ final class AnswerDecoder {
 
   /** Reads the whole head in {@link #pending} (its lines, the empty one last) and starts its body. */
   private void readHead(Sink sink) throws Invalid {
-    int from = 0;
     int to = pendingEnd;
-    int lineEnd = indexOf(from, to, (byte) '\n');
-    int statusEnd = lineEnd > from && pending[lineEnd - 1] == '\r' ? lineEnd - 1 : lineEnd;
+    int lineEnd = indexOf(0, to, (byte) '\n');
+    int statusEnd = endOfLine(0, lineEnd);
     // "HTTP/1.x NNN[ reason]"
-    if (statusEnd - from < 12 || !startsWith(from, "HTTP/1.") || !digit(pending[from + 7]) || pending[from + 8] != ' '
-        || !digit(pending[from + 9]) || !digit(pending[from + 10]) || !digit(pending[from + 11])
-        || statusEnd - from > 12 && pending[from + 12] != ' ') {
-      throw new Invalid("the status line '" + text(from, Math.min(statusEnd, from + 80)) + "'");
+    if (statusEnd < 12 || !startsWith(0, "HTTP/1.") || !digit(pending[7]) || pending[8] != ' ' || !digit(pending[9])
+        || !digit(pending[10]) || !digit(pending[11]) || statusEnd > 12 && pending[12] != ' ') {
+      throw new Invalid("the status line '" + text(0, Math.min(statusEnd, 80)) + "'");
     }
-    boolean http10 = pending[from + 7] == '0';
-    status = (pending[from + 9] - '0') * 100 + (pending[from + 10] - '0') * 10 + (pending[from + 11] - '0');
+    boolean http10 = pending[7] == '0';
+    status = (pending[9] - '0') * 100 + (pending[10] - '0') * 10 + (pending[11] - '0');
     long length = -1;
     boolean chunked = false;
     Boolean connection = null;
     for (int line = lineEnd + 1; line < to; ) {
       int lf = indexOf(line, to, (byte) '\n');
-      int end = lf > line && pending[lf - 1] == '\r' ? lf - 1 : lf;
+      int end = endOfLine(line, lf);
       if (end == line) {
         break;
       }
@@ -310,6 +305,11 @@ final class AnswerDecoder {
   }
 
   // ---- parsing helpers over pending ----
+
+  /** Where the line from {@code start} to its line feed at {@code lf} ends without its line break (CRLF or LF). */
+  private int endOfLine(int start, int lf) {
+    return lf > start && pending[lf - 1] == '\r' ? lf - 1 : lf;
+  }
 
   private long chunkSize(int from, int to) throws Invalid {
     int end = indexOf(from, to, (byte) ';'); // chunk extensions are skipped
