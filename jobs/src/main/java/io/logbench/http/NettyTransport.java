@@ -26,6 +26,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
@@ -86,6 +87,7 @@ final class NettyTransport implements HttpTransport {
   private final Set<Channel> open = ConcurrentHashMap.newKeySet();
   private final AtomicLong connectionsOpened = new AtomicLong();
   private final AtomicLong writtenByPoster = new AtomicLong();
+  private final AtomicLong writtenInParts = new AtomicLong();
   private final ScheduledFuture<?> sweep;
   private volatile boolean closed;
 
@@ -156,37 +158,29 @@ final class NettyTransport implements HttpTransport {
     return writtenByPoster.get();
   }
 
+  /** Requests the posting thread began and the I/O thread ended, as the socket did not take them at once. */
+  long writtenInParts() {
+    return writtenInParts.get();
+  }
+
   private void post(byte[] start, String contentType, RequestBody body, Answer answer) {
     if (closed) {
       body.release();
       answer.failed(new IOException("The HTTP transport of " + settings.name() + " is closed."));
       return;
     }
-    ByteBuf request = request(start, contentType, body);
-    if (posterWrites && request.hasMemoryAddress() && !loop.inEventLoop()) {
+    if (posterWrites && RequestBytes.size(start, contentType, body.length()) <= RequestBytes.MAX_BYTES
+        && !loop.inEventLoop()) {
       // every connection of this transport is an epoll one; a closed one is dropped here
       for (Channel ch = idle.pollLast(); ch != null; ch = idle.pollLast()) {
         if (ch.isActive()) {
-          exchange(ch).writeHere(((EpollSocketChannel) ch).fd(), request, answer);
+          exchange(ch).writeHere(((EpollSocketChannel) ch).fd(), start, contentType, body, answer);
           return;
         }
       }
     }
+    ByteBuf request = RequestBytes.pooled(start, contentType, body);
     loop.execute(() -> send(request, answer));
-  }
-
-  /** The request's bytes: the endpoint's head, its content type and length, then the body. */
-  private static ByteBuf request(byte[] start, String contentType, RequestBody body) {
-    String rest = "content-type: " + contentType + "\r\ncontent-length: " + body.length() + "\r\n\r\n";
-    ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer(start.length + rest.length() + body.length());
-    try {
-      buf.writeBytes(start);
-      buf.writeCharSequence(rest, StandardCharsets.UTF_8);
-      buf.writeBytes(body.array(), 0, body.length());
-    } finally {
-      body.release();
-    }
-    return buf;
   }
 
   /** On {@link #loop}: the most recently used idle connection, or a new one, then the request on it. */
@@ -316,33 +310,35 @@ final class NettyTransport implements HttpTransport {
      * On the posting thread: the request written to the socket from here, the rest (if the socket
      * did not take it all) handed to the I/O thread.
      */
-    void writeHere(FileDescriptor fd, ByteBuf request, Answer a) {
+    void writeHere(FileDescriptor fd, byte[] start, String contentType, RequestBody body, Answer a) {
       deadlineNanos = System.nanoTime() + requestTimeoutNanos;
       answer = a;
       if (!ch.isActive()) {
         // closed after it was taken: its close may have come before the answer was set; the
         // callback runs on the I/O thread, as every answer's does
-        request.release();
+        body.release();
         loop.execute(() -> fail(new IOException("The connection to " + settings.name()
             + " closed before the request was sent."), false));
         return;
       }
-      int length = request.readableBytes();
+      ByteBuffer request = RequestBytes.inThreadBuffer(start, contentType, body);
+      int length = request.limit();
       int n;
       try {
-        n = fd.writeAddress(request.memoryAddress(), request.readerIndex(), request.writerIndex());
+        n = fd.write(request, 0, length);
       } catch (IOException e) {
-        request.release();
         loop.execute(() -> fail(ioError("The request could not be written", e), true));
         return;
       }
       if (n == length) {
-        request.release();
         writtenByPoster.incrementAndGet();
         return;
       }
-      request.skipBytes(n);
-      loop.execute(() -> ch.writeAndFlush(request).addListener(written));
+      // the rest leaves this thread's buffer, which its next request fills again
+      ByteBuf rest = PooledByteBufAllocator.DEFAULT.directBuffer(length - n);
+      rest.writeBytes(request.position(n));
+      writtenInParts.incrementAndGet();
+      loop.execute(() -> ch.writeAndFlush(rest).addListener(written));
     }
 
     /** On the I/O thread: the request through the channel's pipeline. */

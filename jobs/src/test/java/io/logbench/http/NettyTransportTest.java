@@ -71,7 +71,7 @@ class NettyTransportTest {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
-            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(1 << 20), new Handler());
+            ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(64 << 20), new Handler());
           }
         })
         .bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
@@ -104,6 +104,15 @@ class NettyTransportTest {
             + req.headers().get("Host") + " " + req.headers().get("Content-Type") + " "
             + req.headers().get("Content-Length") + " " + req.headers().get("X-Test") + " "
             + req.content().readableBytes());
+      }
+      if (uri.startsWith("/sum")) {
+        java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+        crc.update(req.content().nioBuffer());
+        byte[] sum = (req.content().readableBytes() + " " + crc.getValue()).getBytes(StandardCharsets.US_ASCII);
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.OK, Unpooled.wrappedBuffer(sum));
+        HttpUtil.setContentLength(res, sum.length);
+        ctx.writeAndFlush(res);
+        return;
       }
       if (uri.startsWith("/hang")) {
         return;
@@ -252,6 +261,35 @@ class NettyTransportTest {
       assertThat(t.connectionsOpened()).isEqualTo(1);
       assertThat(bodies).hasSize(50).first().isEqualTo("body 0|yes");
       assertThat(bodies).last().isEqualTo("body 49|yes");
+    }
+  }
+
+  /**
+   * A request larger than the socket takes in one write (almost 8 MB; Linux buffers at most 4 MB of
+   * a loopback connection): the posting thread writes what the socket takes, the I/O thread the
+   * rest, and the server gets every byte in order. The next request is written whole again.
+   */
+  @Test
+  void aRequestTheSocketDoesNotTakeAtOnceArrivesWhole() throws Exception {
+    try (NettyTransport t = (NettyTransport) HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      org.junit.jupiter.api.Assumptions.assumeTrue("epoll".equals(EventLoops.transport()),
+          "the posting thread writes only on Netty's epoll transport; this JVM runs " + EventLoops.transport());
+      assertThat(post(t, base.resolve("/ok"), HttpTransport.RequestBody.of(new byte[1])).status()).isEqualTo(200);
+      byte[] big = new byte[RequestBytes.MAX_BYTES - 4096];
+      for (int i = 0; i < big.length; i++) {
+        big[i] = (byte) (i * 31 + (i >>> 13));
+      }
+      java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+      crc.update(big);
+      Result r = post(t, base.resolve("/sum"), HttpTransport.RequestBody.of(big));
+      assertThat(r.error()).isNull();
+      assertThat(r.body()).isEqualTo(big.length + " " + crc.getValue());
+      assertThat(t.writtenInParts()).as("requests the I/O thread finished").isEqualTo(1);
+      assertThat(t.writtenByPoster()).isZero();
+      assertThat(post(t, base.resolve("/record"), HttpTransport.RequestBody.of("after".getBytes(StandardCharsets.UTF_8))).status())
+          .isEqualTo(200);
+      assertThat(t.writtenByPoster()).isEqualTo(1);
+      assertThat(bodies).containsExactly("after|yes");
     }
   }
 

@@ -424,6 +424,42 @@ public final class Deliverer {
     }
 
     private BatchOutcome outcome(BatchOutcome.Status status, long latency, long service) {
+      List<BatchOutcome.WindowTally> windows = status == BatchOutcome.Status.ACKED ? oneWindowAcked() : null;
+      if (windows == null) {
+        windows = tallies();
+      }
+      List<BatchOutcome.Resend> resends;
+      if (resent.isEmpty()) {
+        resends = List.of();
+      } else {
+        resends = new ArrayList<>(resent.size());
+        for (Map.Entry<String, int[]> r : resent.entrySet()) {
+          resends.add(new BatchOutcome.Resend(r.getKey(), r.getValue()[0], r.getValue()[1]));
+        }
+      }
+      return new BatchOutcome(backend, batch.batchId(), batch.firstSeq(), batch.count(), status,
+          lastStatus, attempts, batch.scheduledNanos(), latency, service, windows, resends);
+    }
+
+    /**
+     * The tally of a batch whose lines were all taken and all fall in one window (the common
+     * case: a batch spans milliseconds, a window minutes), without a map; null otherwise.
+     */
+    private List<BatchOutcome.WindowTally> oneWindowAcked() {
+      int n = batch.count();
+      long from = grid.windowStart(batch.timestampMillis(0));
+      long to = from + grid.sizeMillis();
+      for (int k = 1; k < n; k++) {
+        long t = batch.timestampMillis(k);
+        if (t < from || t >= to) {
+          return null;
+        }
+      }
+      return List.of(new BatchOutcome.WindowTally(from, n, n, Map.of()));
+    }
+
+    /** Sent and taken lines, and the reasons of the others, by window (in window order). */
+    private List<BatchOutcome.WindowTally> tallies() {
       TreeMap<Long, int[]> counts = new TreeMap<>();
       TreeMap<Long, Map<String, Integer>> rejected = new TreeMap<>();
       for (int k = 0; k < batch.count(); k++) {
@@ -439,10 +475,7 @@ public final class Deliverer {
       List<BatchOutcome.WindowTally> windows = new ArrayList<>(counts.size());
       counts.forEach((w, c) -> windows.add(new BatchOutcome.WindowTally(
           w, c[0], c[1], Map.copyOf(rejected.getOrDefault(w, Map.of())))));
-      List<BatchOutcome.Resend> resends = new ArrayList<>(resent.size());
-      resent.forEach((cause, n) -> resends.add(new BatchOutcome.Resend(cause, n[0], n[1])));
-      return new BatchOutcome(backend, batch.batchId(), batch.firstSeq(), batch.count(), status,
-          lastStatus, attempts, batch.scheduledNanos(), latency, service, List.copyOf(windows), resends);
+      return List.copyOf(windows);
     }
   }
 

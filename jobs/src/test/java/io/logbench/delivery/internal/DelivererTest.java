@@ -104,6 +104,38 @@ class DelivererTest {
     assertThat(d.stats().linesSent.getCount()).isEqualTo(LINES);
   }
 
+  /**
+   * A batch whose lines all fall in one window has one tally; one whose first and last lines share
+   * a window but a line between them does not (lines of streams out of time order) has the others
+   * too, in window order.
+   */
+  @Test
+  void anAckedBatchTalliesEveryWindowItsLinesFallIn() {
+    Deliverer d = deliverer(atLeastOnce());
+    deliver(d, batchAt(4, 120_000, 120_001, 179_999));
+    deliver(d, batchAt(5, 180_000, 119_999, 240_001, 180_002));
+    timer.advance(5_000_000);
+    assertThat(failures).isEmpty();
+    assertThat(outcomes).hasSize(2);
+    assertThat(outcomes.get(0).status()).isEqualTo(Status.ACKED);
+    assertThat(outcomes.get(0).windows()).containsExactly(new WindowTally(120_000, 3, 3, Map.of()));
+    assertThat(outcomes.get(1).status()).isEqualTo(Status.ACKED);
+    assertThat(outcomes.get(1).windows()).containsExactly(new WindowTally(60_000, 1, 1, Map.of()),
+        new WindowTally(180_000, 2, 2, Map.of()), new WindowTally(240_000, 1, 1, Map.of()));
+  }
+
+  /** A batch {@code id} with one line at each of {@code millis}. */
+  private static LineBatch batchAt(long id, long... millis) {
+    LineBatch b = new LineBatch();
+    b.reset(id, 1000 + id * LINES);
+    for (int k = 0; k < millis.length; k++) {
+      byte[] line = ("line " + k).getBytes(StandardCharsets.UTF_8);
+      b.append(line, 0, line.length, millis[k], 0);
+    }
+    b.setScheduledNanos(START);
+    return b;
+  }
+
   @Test
   void latencyIsMeasuredFromTheScheduledTimeAndServiceTimeFromTheLastSend() {
     sender.then(status(503)).thenAfter(40_000_000, accept());
