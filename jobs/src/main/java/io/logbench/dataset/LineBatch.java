@@ -218,6 +218,33 @@ public final class LineBatch {
     commitLine(at + len, timestampMillis, stream);
   }
 
+  /**
+   * This batch's content in {@code to}, whose arrays are kept when they are large enough (a batch
+   * done with, filled again: {@link LineBatchPool}); returns {@code to}.
+   */
+  public LineBatch copyInto(LineBatch to) {
+    if (to.data.length < size) {
+      to.data = new byte[size];
+    }
+    if (to.ends.length < count) {
+      to.ends = new int[count];
+      to.timestamps = new long[count];
+      to.streams = new int[count];
+    }
+    to.batchId = batchId;
+    to.firstSeq = firstSeq;
+    to.scheduledNanos = scheduledNanos;
+    to.count = count;
+    to.size = size;
+    System.arraycopy(data, 0, to.data, 0, size);
+    System.arraycopy(ends, 0, to.ends, 0, count);
+    System.arraycopy(timestamps, 0, to.timestamps, 0, count);
+    System.arraycopy(streams, 0, to.streams, 0, count);
+    to.seqs = seqs == null ? null : Arrays.copyOf(seqs, count);
+    to.jsonEscaped = jsonEscaped;
+    return to;
+  }
+
   /** A copy holding exactly this batch's content (for emitting downstream). */
   public LineBatch copy() {
     LineBatch c = new LineBatch(Math.max(1, count), Math.max(16, size));

@@ -1,6 +1,7 @@
 package io.logbench.delivery;
 
 import io.logbench.dataset.LineBatch;
+import io.logbench.delivery.internal.BatchRecycler;
 import io.logbench.delivery.internal.BreachBoard;
 import io.logbench.delivery.internal.Deliverer;
 import io.logbench.delivery.internal.DeliveryStats;
@@ -8,6 +9,7 @@ import io.logbench.delivery.internal.DeliveryTimer;
 import io.logbench.delivery.internal.ExecutorTimer;
 import io.logbench.metrics.HistogramMetric;
 import io.logbench.delivery.internal.MailboxTimer;
+import io.logbench.delivery.internal.RecyclingOutput;
 import io.logbench.replay.InFlightBatches;
 import io.logbench.replay.ReplayFiles;
 import io.logbench.replay.ReplayedRange;
@@ -27,6 +29,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.operators.MailboxExecutor;
+import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -80,7 +83,7 @@ import org.apache.flink.streaming.api.operators.async.AsyncWaitOperatorFactory;
  * thread of its own between the task and the I/O thread.
  */
 public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOutcome>
-    implements CheckpointedFunction {
+    implements CheckpointedFunction, CheckpointListener {
 
   private static final long serialVersionUID = 1L;
 
@@ -97,6 +100,8 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
   private transient DeliveryTimer timer;
   /** The task's mailbox, set by {@link #apply}'s operator factory before {@link #open}. */
   private transient MailboxExecutor mailbox;
+  /** Gives delivered batches back to the source; set with {@link #mailbox}, else none is. */
+  private transient BatchRecycler recycler;
   private transient Deliverer deliverer;
   /** Unique per job build: where the chained {@link BreachReporter} finds this task's stats. */
   private final String boardKey = java.util.UUID.randomUUID().toString();
@@ -138,8 +143,7 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     String name = spec.name();
     SingleOutputStreamOperator<BatchOutcome> delivered =
         batches
-            .transform("deliver[" + name + "]", BatchOutcomeTypeInfo.INSTANCE,
-                new MailboxAsyncFactory(this, NO_OPERATOR_TIMEOUT, settings.inFlight()))
+            .transform("deliver[" + name + "]", BatchOutcomeTypeInfo.INSTANCE, operatorFactory())
             .name("deliver[" + name + "]")
             .uid("deliver-" + name)
             .setParallelism(batches.getParallelism());
@@ -148,6 +152,11 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
         .name("breaches[" + name + "]")
         .uid("breaches-" + name)
         .setParallelism(batches.getParallelism());
+  }
+
+  /** The operator {@link #apply} runs this function in. */
+  AsyncWaitOperatorFactory<LineBatch, BatchOutcome> operatorFactory() {
+    return new MailboxAsyncFactory(this, NO_OPERATOR_TIMEOUT, settings.inFlight());
   }
 
   /** Flink's async operator registers no timer per element with a timeout of 0. */
@@ -216,6 +225,23 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
   public void snapshotState(FunctionSnapshotContext context) throws Exception {
     writeRestoreRecord();
     inFlightState.update(inFlight.snapshot());
+    if (recycler != null) {
+      recycler.snapshotTaken(context.getCheckpointId());
+    }
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    if (recycler != null) {
+      recycler.checkpointEnded(checkpointId);
+    }
+  }
+
+  @Override
+  public void notifyCheckpointAborted(long checkpointId) {
+    if (recycler != null) {
+      recycler.checkpointEnded(checkpointId);
+    }
   }
 
   @Override
@@ -226,6 +252,9 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     }
     deliverer.deliver(batch, o -> {
       inFlight.completed(id);
+      if (recycler != null) {
+        recycler.delivered(o, batch);
+      }
       resultFuture.complete(List.of(o));
     }, resultFuture::completeExceptionally);
   }
@@ -287,8 +316,13 @@ public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOu
     @Override
     public <T extends StreamOperator<BatchOutcome>> T createStreamOperator(
         StreamOperatorParameters<BatchOutcome> parameters) {
-      T operator = super.createStreamOperator(parameters);
+      BatchRecycler recycler = new BatchRecycler();
+      StreamOperatorParameters<BatchOutcome> recycling = new StreamOperatorParameters<>(parameters.getContainingTask(),
+          parameters.getStreamConfig(), new RecyclingOutput(parameters.getOutput(), recycler),
+          parameters::getProcessingTimeService, parameters.getOperatorEventDispatcher(), parameters.getMailboxExecutor());
+      T operator = super.createStreamOperator(recycling);
       function.mailbox = getMailboxExecutor();
+      function.recycler = recycler;
       return operator;
     }
   }

@@ -41,6 +41,49 @@ class DatasetSourceReaderTest {
   }
 
   /**
+   * A batch given back on the reader's thread ({@link io.logbench.dataset.LineBatchPool}) is filled
+   * again for the next batch, with the next batch's content and form whatever it held (here an
+   * escaped, larger batch of other lines); with none given back, each batch is new.
+   */
+  @Test
+  void aBatchGivenBackOnTheReadersThreadIsFilledAgain() throws Exception {
+    RunPlan plan = unpacedPlan(48, 5);
+    CollectingOutput output = new CollectingOutput();
+    LineBatch used = new LineBatch();
+    used.setJsonEscaped(true);
+    used.reset(77, 7_000);
+    for (int k = 0; k < 40; k++) {
+      byte[] line = ("an older line, longer than the dataset's " + k).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      used.append(line, 0, line.length, 1, 2);
+    }
+    try (DatasetSourceReader reader = new DatasetSourceReader(plan, new RecordingReaderContext())) {
+      reader.addSplits(List.of(new StripeSplit(0, 1, 0, START)));
+      reader.notifyNoMoreSplits();
+      assertThat(reader.pollNext(output)).isEqualTo(InputStatus.MORE_AVAILABLE);
+      io.logbench.dataset.LineBatchPool.give(used);
+      assertThat(reader.pollNext(output)).isEqualTo(InputStatus.MORE_AVAILABLE);
+      assertThat(reader.pollNext(output)).isEqualTo(InputStatus.MORE_AVAILABLE);
+    } finally {
+      while (io.logbench.dataset.LineBatchPool.take() != null) {
+        // dropped
+      }
+    }
+    assertThat(output.batches).hasSize(3);
+    assertThat(output.batches.get(1)).isSameAs(used);
+    assertThat(output.batches.get(2)).isNotSameAs(used).isNotSameAs(output.batches.get(0));
+    LineBatch refilled = output.batches.get(1);
+    assertThat(refilled.batchId()).isEqualTo(1);
+    assertThat(refilled.firstSeq()).isEqualTo(105);
+    assertThat(refilled.count()).isEqualTo(5);
+    assertThat(refilled.jsonEscaped()).isFalse();
+    for (int k = 0; k < 5; k++) {
+      assertThat(refilled.lineAsString(k)).isEqualTo("line-" + (105 + k));
+      assertThat(refilled.seq(k)).isEqualTo(105 + k);
+      assertThat(refilled.timestampMillis(k)).isEqualTo(TestDataset.START_MILLIS + (105 + k) * 10);
+    }
+  }
+
+  /**
    * With endAfterCheckpoint the last batch is not the end: the input stays open until a
    * checkpoint snapshotted after it completes (not one snapshotted before, nor an earlier one).
    */

@@ -1,6 +1,7 @@
 package io.logbench.source.internal;
 
 import io.logbench.dataset.LineBatch;
+import io.logbench.dataset.LineBatchPool;
 import io.logbench.dataset.LineCursor;
 import io.logbench.pacing.Pacer;
 import io.logbench.pacing.WallClock;
@@ -240,7 +241,8 @@ public final class DatasetSourceReader implements SourceReader<LineBatch, Stripe
       scratch.setTimestampMillis(
           k, timeline.lineMillis(first + k, scratch.timestampMillis(k), stripe.runStartMillis));
     }
-    return scratch.copy();
+    LineBatch reused = LineBatchPool.take();
+    return reused == null ? scratch.copy() : scratch.copyInto(reused);
   }
 
   /**
