@@ -81,6 +81,10 @@ import org.apache.flink.streaming.api.operators.async.AsyncWaitOperatorFactory;
  * timeouts and backoff waits go through a timer thread, which hands them to the mailbox too
  * ({@link MailboxTimer}). So every step of a delivery runs on the task thread, without a delivery
  * thread of its own between the task and the I/O thread.
+ *
+ * <p>A batch every line of which the backend took at its first send goes back to the task
+ * thread's {@link io.logbench.dataset.LineBatchPool} once its outcome has left the operator, for
+ * the source chained before to fill again ({@link BatchRecycler}).
  */
 public final class DeliveryFunction extends RichAsyncFunction<LineBatch, BatchOutcome>
     implements CheckpointedFunction, CheckpointListener {

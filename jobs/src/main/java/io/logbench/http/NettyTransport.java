@@ -169,8 +169,15 @@ final class NettyTransport implements HttpTransport {
       answer.failed(new IOException("The HTTP transport of " + settings.name() + " is closed."));
       return;
     }
-    if (posterWrites && RequestBytes.size(start, contentType, body.length()) <= RequestBytes.MAX_BYTES
-        && !loop.inEventLoop()) {
+    int size;
+    try {
+      size = RequestBytes.size(start, contentType, body.length());
+    } catch (IllegalArgumentException e) {
+      body.release();
+      answer.failed(e);
+      return;
+    }
+    if (posterWrites && size <= RequestBytes.MAX_BYTES && !loop.inEventLoop()) {
       // every connection of this transport is an epoll one; a closed one is dropped here
       for (Channel ch = idle.pollLast(); ch != null; ch = idle.pollLast()) {
         if (ch.isActive()) {

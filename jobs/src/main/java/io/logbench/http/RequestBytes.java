@@ -33,7 +33,7 @@ final class RequestBytes {
    * thread's next call; for requests of at most {@link #MAX_BYTES}.
    */
   static ByteBuffer inThreadBuffer(byte[] start, String contentType, RequestBody body) {
-    int size = size(start, contentType, body.length());
+    int size = sizeOrRelease(start, contentType, body);
     ByteBuffer buffer = BUFFER.get();
     if (buffer == null || buffer.capacity() < size) {
       buffer = ByteBuffer.allocateDirect(Math.min(MAX_BYTES, Math.max(size, buffer == null ? FIRST_CAPACITY
@@ -47,32 +47,43 @@ final class RequestBytes {
 
   /** The request in a new pooled direct buffer, which its taker releases. */
   static ByteBuf pooled(byte[] start, String contentType, RequestBody body) {
-    int size = size(start, contentType, body.length());
+    int size = sizeOrRelease(start, contentType, body);
     ByteBuf buf = PooledByteBufAllocator.DEFAULT.directBuffer(size);
-    try {
-      put(buf.nioBuffer(0, size), start, contentType, body);
-    } catch (RuntimeException e) {
-      buf.release();
-      throw e;
-    }
+    put(buf.nioBuffer(0, size), start, contentType, body);
     return buf.writerIndex(size);
   }
 
-  /** The request's length in bytes. */
+  /**
+   * The request's length in bytes.
+   *
+   * @throws IllegalArgumentException if the content type is not printable ASCII (it would not be
+   *     one header line)
+   */
   static int size(byte[] start, String contentType, int bodyLength) {
+    for (int i = 0; i < contentType.length(); i++) {
+      char c = contentType.charAt(i);
+      if (c > 0x7e || c < 0x20) {
+        throw new IllegalArgumentException("The content type '" + contentType + "' is not printable ASCII.");
+      }
+    }
     return start.length + CONTENT_TYPE.length + contentType.length() + CONTENT_LENGTH.length + digits(bodyLength)
         + END_OF_HEAD.length + bodyLength;
+  }
+
+  private static int sizeOrRelease(byte[] start, String contentType, RequestBody body) {
+    try {
+      return size(start, contentType, body.length());
+    } catch (IllegalArgumentException e) {
+      body.release();
+      throw e;
+    }
   }
 
   private static void put(ByteBuffer out, byte[] start, String contentType, RequestBody body) {
     try {
       out.put(start).put(CONTENT_TYPE);
       for (int i = 0; i < contentType.length(); i++) {
-        char c = contentType.charAt(i);
-        if (c > 0x7e || c < 0x20) {
-          throw new IllegalArgumentException("The content type '" + contentType + "' is not printable ASCII.");
-        }
-        out.put((byte) c);
+        out.put((byte) contentType.charAt(i)); // printable ASCII: size() checked it
       }
       out.put(CONTENT_LENGTH);
       putDigits(out, body.length());

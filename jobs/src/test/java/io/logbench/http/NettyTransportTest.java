@@ -214,24 +214,8 @@ class NettyTransportTest {
 
   @Test
   void releasesEachBodyOnceAndWritesOnlyItsLength() throws Exception {
-    AtomicInteger released = new AtomicInteger();
-    byte[] array = "abcdefgh".getBytes(StandardCharsets.US_ASCII);
-    HttpTransport.RequestBody body = new HttpTransport.RequestBody() {
-      @Override
-      public byte[] array() {
-        return array;
-      }
-
-      @Override
-      public int length() {
-        return 3;
-      }
-
-      @Override
-      public void release() {
-        released.incrementAndGet();
-      }
-    };
+    CountedBody body = new CountedBody("abcdefgh".getBytes(StandardCharsets.US_ASCII), 3);
+    AtomicInteger released = body.released;
     try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
       assertThat(post(t, base.resolve("/record"), body).status()).isEqualTo(200);
       assertThat(bodies).containsExactly("abc|yes");
@@ -407,6 +391,25 @@ class NettyTransportTest {
         assertThat(heads.poll()).isEqualTo(
             "POST /head/p?a=1&b=%20 HTTP/1.1 true " + host + " " + type + " " + lengths[i] + " yes " + lengths[i]);
       }
+    }
+  }
+
+  /**
+   * A content type that would not be one header line fails its request without a write (the body
+   * released), and the transport serves the next request.
+   */
+  @Test
+  void aContentTypeThatIsNotOneHeaderLineFailsItsRequestOnly() throws Exception {
+    try (HttpTransport t = HttpTransport.open(HttpTransport.Settings.of(base, "test"))) {
+      CountedBody body = new CountedBody(new byte[3], 3);
+      AtomicInteger released = body.released;
+      Waiting w = new Waiting();
+      t.endpoint(base.resolve("/ok"), Map.of()).post("text/plain\r\nx-injected: 1", body, w);
+      Result r = w.result.get(30, TimeUnit.SECONDS);
+      assertThat(r.error()).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not printable ASCII");
+      assertThat(released).hasValue(1);
+      assertThat(post(t, base.resolve("/ok"), HttpTransport.RequestBody.of(new byte[1])).status()).isEqualTo(200);
+      assertThat(requests).hasValue(1);
     }
   }
 

@@ -27,8 +27,8 @@ import java.util.List;
  */
 public final class BatchRecycler {
 
-  /** The most batches held for an open checkpoint. */
-  static final int MAX_HELD = 64;
+  /** The most batches held for an open checkpoint: as many as the pool keeps. */
+  static final int MAX_HELD = LineBatchPool.MAX;
 
   private final IdentityHashMap<BatchOutcome, LineBatch> awaitingEmission = new IdentityHashMap<>();
   private final List<LineBatch> held = new ArrayList<>();
