@@ -247,19 +247,7 @@ public final class LineBatch {
 
   /** A copy holding exactly this batch's content (for emitting downstream). */
   public LineBatch copy() {
-    LineBatch c = new LineBatch(Math.max(1, count), Math.max(16, size));
-    c.batchId = batchId;
-    c.firstSeq = firstSeq;
-    c.scheduledNanos = scheduledNanos;
-    c.count = count;
-    c.size = size;
-    System.arraycopy(data, 0, c.data, 0, size);
-    System.arraycopy(ends, 0, c.ends, 0, count);
-    System.arraycopy(timestamps, 0, c.timestamps, 0, count);
-    System.arraycopy(streams, 0, c.streams, 0, count);
-    c.seqs = seqs == null ? null : Arrays.copyOf(seqs, count);
-    c.jsonEscaped = jsonEscaped;
-    return c;
+    return copyInto(new LineBatch(Math.max(1, count), Math.max(16, size)));
   }
 
   /**
