@@ -3,7 +3,8 @@
 # Loki), with visibility.sample at each of SAMPLES, for each jar of JARS, interleaved ROUNDS times
 # (jar A, jar B, jar A, jar B, ...), so a changing load on a shared machine falls on every build
 # alike. Prints per run the whole process's CPU (user + sys), the p95 from the scheduled time,
-# the visibility figures and the load average while it ran; every run's JSON is in OUT.
+# the visibility figures, the server's CPU while it ran (its queries of the samples included) and the
+# load average; every run's JSON is in OUT. Then the target's figures, pair by pair (see the end).
 #
 # Environment (defaults in brackets):
 #   JARS ["current:jobs/target/logbench.jar"]   label:path pairs, space-separated; OPTS_<label>, if
@@ -42,6 +43,10 @@ case "$backend" in
   loki) start_loki "$out/server"; url="$LOKI_URL"; block=$'  - kind: loki\n    format: json' ;;
   *) echo "visibility.sh: BACKEND is '$backend'; expected victorialogs or loki." >&2; exit 2 ;;
 esac
+server_pid="${server_pids[-1]}"
+server_cpu() { # the server process's CPU-s so far (user + sys)
+  python3 -c 'import os,sys; f=open(f"/proc/{sys.argv[1]}/stat").read().rsplit(")",1)[1].split(); print((int(f[11])+int(f[12]))/os.sysconf("SC_CLK_TCK"))' "$server_pid"
+}
 echo "visibility.sh: $backend at $url; $rate lines/s, $lines a request, $duration s; samples: $samples"
 
 run_file() { # name sample -> path
@@ -84,13 +89,17 @@ for round in $(seq "$rounds"); do
     for s in $samples; do
       name="$label-s$s-r$round"
       rm -rf "$out/runs/$name"
+      server_before="$(server_cpu)"
       # shellcheck disable=SC2086
       python3 "$root/deploy/bench/measure.py" --label "$name" --out "$out/$name.json" -- \
         "$java_bin" $opts -jar "$jar" generate "$(run_file "$name" "$s")" --run-dir "$out/runs/$name" --quiet \
         > "$out/$name.log" 2>&1 || true
+      python3 -c 'import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 2))' "$server_before" "$(server_cpu)" \
+        > "$out/$name.server"
       python3 - "$out" "$name" <<'EOF'
 import csv, json, os, sys
 out, name = sys.argv[1], sys.argv[2]
+server = open(os.path.join(out, name + ".server")).read().strip()
 m = json.load(open(os.path.join(out, name + ".json")))
 run = os.path.join(out, "runs", name)
 row = next(csv.DictReader(open(os.path.join(run, "summary.csv"))))
@@ -100,9 +109,44 @@ print(f"{name}: exit {m['exit']}, {m['cpu_s']} CPU-s ({m['cpu_user_s']} user + {
       f"wall {m['wall_s']} s, acked {int(row['acked']):,} of {int(row['lines']):,}, p95 from schedule "
       f"{row['p95_ms']} ms, visible p50/p95 from ack {ing['visible_from_ack_p50_ms'] or '-'}/"
       f"{ing['visible_from_ack_p95_ms'] or '-'} ms ({ing['visible'] or 0} of {ing['sampled'] or 0} samples, "
-      f"{ing['poll_errors'] or 0} poll errors), load {m['load_avg_min_max'][0]}-{m['load_avg_min_max'][1]}; "
+      f"{ing['poll_errors'] or 0} poll errors), the server {server} CPU-s meanwhile, load {m['load_avg_min_max'][0]}-{m['load_avg_min_max'][1]}; "
       f"threads: {top}")
 EOF
     done
   done
 done
+
+# The target's figures, per label and round, for the first sample value of SAMPLES against the last
+# (the default 100 against 0): the share of the sampled run's CPU that sampling took, (CPU with -
+# CPU without) / CPU with, and how far it moved p95 from the schedule, (p95 with - p95 without) /
+# p95 without; then each figure's median over the rounds. One pair moves by the run-to-run spread of
+# a shared machine; the median of several pairs, taken side by side, is the figure to read.
+python3 - "$out" "$rounds" "$samples" $jars <<'EOF_PY'
+import csv, json, os, statistics, sys
+out, rounds, samples, jars = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4:]
+if len(samples) < 2:
+    sys.exit(0)
+on, off = samples[0], samples[-1]
+def run(name):
+    m = json.load(open(os.path.join(out, name + ".json")))
+    row = next(csv.DictReader(open(os.path.join(out, "runs", name, "summary.csv"))))
+    return m["cpu_s"], float(row["p95_ms"]), float(open(os.path.join(out, name + ".server")).read())
+for j in jars:
+    label = j.split(":", 1)[0]
+    shares, moves, servers = [], [], []
+    for r in range(1, rounds + 1):
+        try:
+            (c1, p1, s1), (c0, p0, s0) = run(f"{label}-s{on}-r{r}"), run(f"{label}-s{off}-r{r}")
+        except (OSError, StopIteration, KeyError, ValueError) as e:
+            print(f"{label} round {r}: no pair ({e})")
+            continue
+        shares.append((c1 - c0) / c1)
+        moves.append((p1 - p0) / p0)
+        servers.append(s1 - s0)
+        print(f"{label} round {r}: sample {on} {c1} CPU-s, p95 {p1:g} ms, server {s1} CPU-s; sample {off} {c0} CPU-s, "
+              f"p95 {p0:g} ms, server {s0} CPU-s: sampling took {shares[-1]:+.1%} of the CPU, moved p95 by "
+              f"{moves[-1]:+.1%}, and cost the server {servers[-1]:+.2f} CPU-s")
+    if shares:
+        print(f"{label}: median over {len(shares)} pairs: sampling took {statistics.median(shares):+.1%} of the CPU, "
+              f"moved p95 by {statistics.median(moves):+.1%}, cost the server {statistics.median(servers):+.2f} CPU-s")
+EOF_PY

@@ -50,8 +50,8 @@ final class LokiSender implements BatchSender {
   /** The protobuf before compression; only the delivery thread uses it. */
   private final JsonBytes raw = new JsonBytes(64 * 1024);
 
-  /** Each stream's key in the frontier: its labels as Loki reads them. */
-  private final String[] streamKeys;
+  /** Each stream of the run in the frontier, by stream index (keyed by its labels as Loki reads them). */
+  private final LokiFrontier.Stream[] streams;
   private final LokiFrontier frontier;
   private HttpPushSender push;
 
@@ -60,11 +60,11 @@ final class LokiSender implements BatchSender {
     String metadata = spec.runMetadata(run);
     this.json = spec.format() == LokiBackend.Format.JSON ? new LokiJsonEncoder(labels, metadata) : null;
     this.proto = spec.format() == LokiBackend.Format.PROTOBUF ? new LokiProtoEncoder(labels, metadata) : null;
-    this.streamKeys = new String[labels.size()];
-    for (int i = 0; i < streamKeys.length; i++) {
-      streamKeys[i] = LokiProtoEncoder.prometheusLabels(labels.get(i));
-    }
     this.frontier = LokiFrontier.of(spec.pushUri() + " " + spec.requestHeaders().getOrDefault("X-Scope-OrgID", ""));
+    this.streams = new LokiFrontier.Stream[labels.size()];
+    for (int i = 0; i < streams.length; i++) {
+      streams[i] = frontier.stream(LokiProtoEncoder.prometheusLabels(labels.get(i)));
+    }
   }
 
   /** A sender of {@code run}'s batches to {@code spec}'s Loki. */
@@ -95,63 +95,81 @@ final class LokiSender implements BatchSender {
     if (batch.count() == 0) {
       return push.send(batch);
     }
-    // the batch's streams in order of first appearance, each with its lines and their span; per
-    // line an array look-up by stream index (a batch holds a few of the dataset's streams)
-    int[] groupOf = new int[streamKeys.length];
+    // the batch's streams in order of first appearance, each with its lines' span; per line an
+    // array look-up by stream index (a batch holds a few of the dataset's streams)
+    int[] groupOf = new int[streams.length];
     Arrays.fill(groupOf, -1);
-    int[] order = new int[Math.min(streamKeys.length, batch.count())];
-    List<BitSet> lines = new ArrayList<>();
-    long[] oldestOf = new long[order.length];
-    long[] newestOf = new long[order.length];
+    int groups = 0;
+    int most = Math.min(streams.length, batch.count());
+    LokiFrontier.Stream[] of = new LokiFrontier.Stream[most];
+    long[] oldest = new long[most];
+    long[] newest = new long[most];
     for (int k = 0; k < batch.count(); k++) {
       int stream = batch.stream(k);
       int g = groupOf[stream];
-      if (g < 0) {
-        g = lines.size();
-        groupOf[stream] = g;
-        order[g] = stream;
-        lines.add(new BitSet());
-        oldestOf[g] = Long.MAX_VALUE;
-        newestOf[g] = Long.MIN_VALUE;
-      }
       long ns = batch.timestampNanos(k);
-      lines.get(g).set(k);
-      oldestOf[g] = Math.min(oldestOf[g], ns);
-      newestOf[g] = Math.max(newestOf[g], ns);
+      if (g < 0) {
+        g = groups++;
+        groupOf[stream] = g;
+        of[g] = streams[stream];
+        oldest[g] = ns;
+        newest[g] = ns;
+      } else {
+        oldest[g] = Math.min(oldest[g], ns);
+        newest[g] = Math.max(newest[g], ns);
+      }
     }
-    String[] keys = new String[lines.size()];
-    long[] oldest = Arrays.copyOf(oldestOf, keys.length);
-    long[] newest = Arrays.copyOf(newestOf, keys.length);
-    for (int i = 0; i < keys.length; i++) {
-      keys[i] = streamKeys[order[i]];
+    if (groups < most) {
+      of = Arrays.copyOf(of, groups);
+      oldest = Arrays.copyOf(oldest, groups);
+      newest = Arrays.copyOf(newest, groups);
     }
-    return admit(batch, keys, oldest, newest, lines);
+    return admit(batch, groupOf, of, oldest, newest);
   }
 
-  private CompletableFuture<SendResult> admit(LineBatch batch, String[] keys, long[] oldest, long[] newest,
-      List<BitSet> lines) {
-    LokiFrontier.Admission a = frontier.admit(keys, oldest, newest);
+  /**
+   * Sends {@code batch} once the frontier admits it: as one push, or with each stream the
+   * frontier names in a push of its own ({@code groupOf}: each stream's index in {@code of}, or
+   * -1).
+   */
+  private CompletableFuture<SendResult> admit(LineBatch batch, int[] groupOf, LokiFrontier.Stream[] of,
+      long[] oldest, long[] newest) {
+    LokiFrontier.Admission a = frontier.admit(of, oldest, newest);
     if (a.waitFor() != null) {
       // asked again on the I/O thread that answered the last of the pushes waited for
       return CompletableFuture.allOf(a.waitFor()).handle((v, e) -> null)
-          .thenCompose(v -> admit(batch, keys, oldest, newest, lines));
+          .thenCompose(v -> admit(batch, groupOf, of, oldest, newest));
     }
-    List<CompletableFuture<SendResult>> parts = new ArrayList<>();
-    BitSet together = new BitSet();
-    for (int g = 0; g < keys.length; g++) {
-      if (a.alone()[g]) {
-        parts.add(push.send(batch, lines.get(g)));
-      } else {
-        together.or(lines.get(g));
+    CompletableFuture<SendResult> all;
+    if (!a.anyAlone()) {
+      // the usual push: the whole batch, its answer the batch's, no stages to merge one result
+      all = push.send(batch);
+    } else {
+      BitSet[] alone = new BitSet[of.length];
+      BitSet together = new BitSet();
+      for (int k = 0; k < batch.count(); k++) {
+        int g = groupOf[batch.stream(k)];
+        if (a.alone()[g]) {
+          if (alone[g] == null) {
+            alone[g] = new BitSet();
+          }
+          alone[g].set(k);
+        } else {
+          together.set(k);
+        }
       }
+      List<CompletableFuture<SendResult>> parts = new ArrayList<>();
+      for (BitSet lines : alone) {
+        if (lines != null) {
+          parts.add(push.send(batch, lines));
+        }
+      }
+      if (!together.isEmpty()) {
+        parts.add(push.send(batch, together));
+      }
+      all = parts.size() == 1 ? parts.get(0)
+          : CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0])).thenApply(v -> merge(batch.count(), joined(parts)));
     }
-    if (!together.isEmpty()) {
-      parts.add(push.send(batch, together));
-    }
-    // a batch is one push unless a stream is pushed alone: that push's answer is then the
-    // batch's, with no stages to merge one result (those ran on the I/O thread for every answer)
-    CompletableFuture<SendResult> all = parts.size() == 1 ? parts.get(0)
-        : CompletableFuture.allOf(parts.toArray(new CompletableFuture<?>[0])).thenApply(v -> merge(batch.count(), joined(parts)));
     all.whenComplete((r, e) -> frontier.answered(a));
     return all;
   }

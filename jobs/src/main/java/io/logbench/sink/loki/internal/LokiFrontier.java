@@ -39,10 +39,32 @@ public final class LokiFrontier {
   private static final Map<String, LokiFrontier> BY_TARGET = new ConcurrentHashMap<>();
 
   private final long windowNanos;
-  private final Map<String, Long> newest = new HashMap<>();
-  private final Map<String, List<InFlight>> inFlight = new HashMap<>();
+  /** Every stream this JVM has pushed to the target, by key; kept for the frontier's life. */
+  private final Map<String, Stream> streams = new HashMap<>();
 
-  /** A stream's lines in a push not yet answered (compared by identity). */
+  /**
+   * One stream of the target: the newest line sent to it so far and its lines in pushes not yet
+   * answered. A sender looks each of its streams up once ({@link #stream}) and admits pushes with
+   * the objects, without a look-up by key per push. Read and changed under the frontier's lock.
+   */
+  public static final class Stream {
+    private final String key;
+    private boolean sent;
+    private long newestNanos;
+    /** The pushes of this stream not yet answered (compared by identity). */
+    private final List<InFlight> inFlight = new ArrayList<>(2);
+
+    private Stream(String key) {
+      this.key = key;
+    }
+
+    @Override
+    public String toString() {
+      return key;
+    }
+  }
+
+  /** A stream's lines in a push not yet answered. */
   private static final class InFlight {
     final long oldestNanos;
     final CompletableFuture<Void> done;
@@ -62,45 +84,55 @@ public final class LokiFrontier {
     return BY_TARGET.computeIfAbsent(target, t -> new LokiFrontier(DEFAULT_WINDOW_NANOS));
   }
 
-  /**
-   * What a push may do: wait for {@link #waitFor} (non-null: nothing was registered; ask again once
-   * they are done), or go, with the streams in {@link #alone} pushed one per request; {@link
-   * LokiFrontier#answered} is to be called when every request of the push is answered.
-   */
-  public record Admission(CompletableFuture<?>[] waitFor, boolean[] alone, CompletableFuture<Void> done,
-      String[] keys, Object[] entries) {}
+  /** The stream of this target whose key (its labels as Loki reads them) is {@code key}. */
+  public synchronized Stream stream(String key) {
+    return streams.computeIfAbsent(key, Stream::new);
+  }
 
   /**
-   * Admits a push of the streams {@code keys} whose lines span {@code oldest[i]} to {@code
-   * newest[i]} (epoch ns).
+   * What a push may do: wait for {@link #waitFor} (non-null: nothing was registered; ask again once
+   * they are done), or go, with the streams in {@link #alone} pushed one per request ({@link
+   * #anyAlone} says whether there is one); {@link LokiFrontier#answered} is to be called when every
+   * request of the push is answered.
    */
-  public synchronized Admission admit(String[] keys, long[] oldest, long[] newestOfPush) {
-    List<CompletableFuture<Void>> blockers = new ArrayList<>();
-    for (int i = 0; i < keys.length; i++) {
-      List<InFlight> pending = inFlight.get(keys[i]);
-      if (pending == null) {
-        continue;
-      }
-      for (InFlight f : pending) {
+  public record Admission(CompletableFuture<?>[] waitFor, boolean[] alone, boolean anyAlone,
+      CompletableFuture<Void> done, Stream[] streams, Object[] entries) {}
+
+  /**
+   * Admits a push of the streams {@code streams} whose lines span {@code oldest[i]} to {@code
+   * newest[i]} (epoch ns). An admission keeps {@code streams}: the caller does not change it after.
+   */
+  public synchronized Admission admit(Stream[] streams, long[] oldest, long[] newestOfPush) {
+    List<CompletableFuture<Void>> blockers = null;
+    for (int i = 0; i < streams.length; i++) {
+      List<InFlight> pending = streams[i].inFlight;
+      for (int j = 0; j < pending.size(); j++) {
+        InFlight f = pending.get(j);
         if (f.oldestNanos < newestOfPush[i] - windowNanos) {
+          if (blockers == null) {
+            blockers = new ArrayList<>();
+          }
           blockers.add(f.done);
         }
       }
     }
-    if (!blockers.isEmpty()) {
-      return new Admission(blockers.toArray(new CompletableFuture<?>[0]), null, null, null, null);
+    if (blockers != null) {
+      return new Admission(blockers.toArray(new CompletableFuture<?>[0]), null, false, null, null, null);
     }
-    boolean[] alone = new boolean[keys.length];
+    boolean[] alone = new boolean[streams.length];
+    boolean anyAlone = false;
     CompletableFuture<Void> done = new CompletableFuture<>();
-    InFlight[] mine = new InFlight[keys.length];
-    for (int i = 0; i < keys.length; i++) {
-      Long seen = newest.get(keys[i]);
-      alone[i] = seen != null && oldest[i] < seen - windowNanos;
-      newest.merge(keys[i], newestOfPush[i], Math::max);
+    InFlight[] mine = new InFlight[streams.length];
+    for (int i = 0; i < streams.length; i++) {
+      Stream s = streams[i];
+      alone[i] = s.sent && oldest[i] < s.newestNanos - windowNanos;
+      anyAlone |= alone[i];
+      s.newestNanos = s.sent ? Math.max(s.newestNanos, newestOfPush[i]) : newestOfPush[i];
+      s.sent = true;
       mine[i] = new InFlight(oldest[i], done);
-      inFlight.computeIfAbsent(keys[i], k -> new ArrayList<>()).add(mine[i]);
+      s.inFlight.add(mine[i]);
     }
-    return new Admission(null, alone, done, keys, mine);
+    return new Admission(null, alone, anyAlone, done, streams, mine);
   }
 
   /**
@@ -109,10 +141,13 @@ public final class LokiFrontier {
    */
   public void answered(Admission a) {
     synchronized (this) {
-      for (int i = 0; i < a.keys().length; i++) {
-        List<InFlight> pending = inFlight.get(a.keys()[i]);
-        if (pending != null && pending.remove((InFlight) a.entries()[i]) && pending.isEmpty()) {
-          inFlight.remove(a.keys()[i]);
+      for (int i = 0; i < a.streams().length; i++) {
+        List<InFlight> pending = a.streams()[i].inFlight;
+        for (int j = 0; j < pending.size(); j++) {
+          if (pending.get(j) == a.entries()[i]) {
+            pending.remove(j);
+            break;
+          }
         }
       }
     }
