@@ -45,7 +45,8 @@ case "$backend" in
 esac
 server_pid="${server_pids[-1]}"
 server_cpu() { # the server process's CPU-s so far (user + sys)
-  python3 -c 'import os,sys; f=open(f"/proc/{sys.argv[1]}/stat").read().rsplit(")",1)[1].split(); print((int(f[11])+int(f[12]))/os.sysconf("SC_CLK_TCK"))' "$server_pid"
+  python3 -c 'import os,sys; f=open(f"/proc/{sys.argv[1]}/stat").read().rsplit(")",1)[1].split(); print((int(f[11])+int(f[12]))/os.sysconf("SC_CLK_TCK"))' "$server_pid" 2>/dev/null \
+    || echo nan # the server is gone: the runs after say so by failing
 }
 echo "visibility.sh: $backend at $url; $rate lines/s, $lines a request, $duration s; samples: $samples"
 
@@ -139,6 +140,9 @@ for j in jars:
             (c1, p1, s1), (c0, p0, s0) = run(f"{label}-s{on}-r{r}"), run(f"{label}-s{off}-r{r}")
         except (OSError, StopIteration, KeyError, ValueError) as e:
             print(f"{label} round {r}: no pair ({e})")
+            continue
+        if c1 <= 0 or p0 <= 0:
+            print(f"{label} round {r}: no pair (CPU {c1} with sampling, p95 {p0:g} ms without)")
             continue
         shares.append((c1 - c0) / c1)
         moves.append((p1 - p0) / p0)
