@@ -10,7 +10,7 @@
 #   JARS ["current:jobs/target/logbench.jar"]   label:path pairs, space-separated; OPTS_<label>, if
 #     set, replaces JAVA_OPTS for that label (the same jar twice with other JVM options); JAVA_<label>,
 #     if set, is the java that runs it (e.g. a Java 25 beside the PATH's Java 17)
-#   SAMPLES ["100 0"]   visibility.sample values (0: off)
+#   SAMPLES ["100 0"]   visibility.sample values (0: off); N@POLL also sets visibility.poll (e.g. 100@1s)
 #   BACKEND [victorialogs]   victorialogs or loki (a real server, from LOGBENCH_*_BIN)
 #   RATE [100000]  LINES [100] (a request)  DURATION [60] (s)  ROUNDS [2]
 #   PARALLELISM [auto] (the run file's, as servers.sh writes it)  JAVA_OPTS [-Xmx1g]  OUT [target/visibility-bench]
@@ -50,9 +50,10 @@ server_cpu() { # the server process's CPU-s so far (user + sys)
 }
 echo "visibility.sh: $backend at $url; $rate lines/s, $lines a request, $duration s; samples: $samples"
 
-run_file() { # name sample -> path
-  local f="$out/$1.yaml"
-  app_run_file "$f" "$1" "$rate" "$duration" "$lines" "visibility: {sample: $2}" "$block
+run_file() { # name sample[@poll] -> path
+  local f="$out/$1.yaml" visibility="sample: ${2%@*}"
+  [[ "$2" == *@* ]] && visibility+=", poll: ${2#*@}"
+  app_run_file "$f" "$1" "$rate" "$duration" "$lines" "visibility: {$visibility}" "$block
     name: bench
     url: $url
     delivery: load-test"
@@ -88,7 +89,7 @@ for round in $(seq "$rounds"); do
     opts="${!opts_var:-$java_opts}"
     java_bin="${!java_var:-java}"
     for s in $samples; do
-      name="$label-s$s-r$round"
+      name="$label-s${s/@/-poll}-r$round"  # a run name has no @
       rm -rf "$out/runs/$name"
       server_before="$(server_cpu)"
       # shellcheck disable=SC2086
@@ -128,6 +129,7 @@ out, rounds, samples, jars = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(),
 if len(samples) < 2:
     sys.exit(0)
 on, off = samples[0], samples[-1]
+name = lambda label, s, r: f"{label}-s{s.replace('@', '-poll')}-r{r}"
 def run(name):
     m = json.load(open(os.path.join(out, name + ".json")))
     row = next(csv.DictReader(open(os.path.join(out, "runs", name, "summary.csv"))))
@@ -137,7 +139,7 @@ for j in jars:
     shares, moves, servers = [], [], []
     for r in range(1, rounds + 1):
         try:
-            (c1, p1, s1), (c0, p0, s0) = run(f"{label}-s{on}-r{r}"), run(f"{label}-s{off}-r{r}")
+            (c1, p1, s1), (c0, p0, s0) = run(name(label, on, r)), run(name(label, off, r))
         except (OSError, StopIteration, KeyError, ValueError) as e:
             print(f"{label} round {r}: no pair ({e})")
             continue
