@@ -2,8 +2,8 @@ package io.logbench.visibility;
 
 import io.logbench.count.VisibilityProbe;
 import io.logbench.delivery.internal.DeliveryTimer;
+import io.logbench.delivery.internal.ExecutorTimer;
 import io.logbench.metrics.HistogramMetric;
-import io.logbench.delivery.internal.MailboxTimer;
 import io.logbench.sink.BackendSpec;
 import io.logbench.sink.BatchOutcome;
 import io.logbench.sink.RunContext;
@@ -26,15 +26,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Polls a sample of one backend's batches until they are countable, after its outcomes
- * (parallelism 1 per backend): every step runs on the task thread, as the delivery does. Outcomes
- * go to a {@link VisibilityTracker}; every {@code poll} a round asks the backend's {@link
- * VisibilityProbe} for every pending sample in one request, and the answer, written and read on
- * the HTTP I/O thread, comes back as one mail. Only the wait between rounds is on a timer thread
- * ({@link MailboxTimer}), which wakes four times a second with the default poll. At the end of
- * input the task takes mails (the rounds and their answers) until the samples and the end-of-run
- * count settle, each bounded by the timeout, then puts the {@link VisibilityReport} in the job's
- * accumulator {@link #ACCUMULATOR} plus the backend's name. Pending samples are not checkpointed:
- * after a restore the samples handed before it are not polled.
+ * (parallelism 1 per backend). Outcomes reach a {@link VisibilityTracker} on the task thread; the
+ * polls never run there. Every {@code poll} a round on the operator's own visibility thread
+ * ({@link ExecutorTimer}, which wakes four times a second with the default poll) asks the
+ * backend's {@link VisibilityProbe} for every pending sample in one request; the answer, written
+ * and read on the HTTP I/O thread, is handed back to the visibility thread, which settles the round
+ * and schedules the next.
+ *
+ * <p>Not on the task thread, because that thread sleeps through the source's short waits between
+ * batches (a 20k-lines/s run's 5 ms) and takes its mails only after the next batch is sent: a
+ * round there ran on top of the push just sent, and its query reached the backend with it. Those
+ * pushes were answered later and moved the run's p95 (docs/benchmarks.md, twenty-third round);
+ * from the visibility thread a round goes out at its own time.
+ *
+ * <p>At the end of input the task takes mails until the samples and the end-of-run count settle
+ * (the visibility thread mails it after each round from then on), each bounded by the timeout,
+ * then puts the {@link VisibilityReport} in the job's accumulator {@link #ACCUMULATOR} plus the
+ * backend's name. Pending samples are not checkpointed: after a restore the samples handed before
+ * it are not polled.
  *
  * <p>Metrics, in group {@code backend=<name>}: histograms {@code visibleFromAckMicros} and {@code
  * visibleFromScheduleMicros} (and the latter as a Prometheus histogram in seconds, {@code
@@ -60,14 +69,17 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
   private transient MailboxExecutor mailbox;
   private transient VisibilityProbe probe;
   private transient VisibilityTracker tracker;
-  private transient MailboxTimer timer;
-  private transient DeliveryTimer.Cancellable next;
+  /** The visibility thread: rounds, and the answers handed back from the I/O thread. */
+  private transient ExecutorTimer timer;
+  private transient volatile DeliveryTimer.Cancellable next;
   private transient ListAccumulator<VisibilityReport> reports;
   private transient Counter samples;
-  /** Requests of the current round not answered yet. */
+  /** Requests of the current round not answered yet (visibility thread). */
   private transient int outstanding;
   private transient long roundStartNanos;
-  private transient boolean closed;
+  /** Set by {@link #endInput}: from then on each settled round wakes the waiting task. */
+  private transient volatile boolean inputEnded;
+  private transient volatile boolean closed;
 
   /**
    * @param span the run's first line time and last line time + 1 ms
@@ -107,12 +119,14 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
     // the same as a Prometheus histogram in seconds, for alert rules (a summary cannot be aggregated)
     io.logbench.metrics.HistogramBuckets.register(group, "visibleFromScheduleSeconds", tracker::fromScheduleMicros,
         io.logbench.metrics.HistogramBuckets.DEFAULT_BOUNDS_SECONDS);
-    // open() runs on the task thread, the one the mailbox runs its mails on
-    timer = new MailboxTimer(mailbox, Thread.currentThread(), "logbench-visibility-" + spec.name());
+    timer = new ExecutorTimer("logbench-visibility-" + spec.name());
     next = timer.schedule(this::round, settings.poll().toNanos());
   }
 
-  /** One round: one request for the pending samples, and after the end of input one for the run. */
+  /**
+   * One round, on the visibility thread: one request for the pending samples, and after the end of
+   * input one for the run.
+   */
   private void round() {
     next = null;
     if (closed || tracker.done()) {
@@ -134,17 +148,17 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
     }
   }
 
-  /** An answer that hands its counts, or its failure, to the task thread. */
+  /** An answer that hands its counts, or its failure, to the visibility thread. */
   private VisibilityProbe.Answer answer(Consumer<long[]> counted, Runnable failed) {
     return new VisibilityProbe.Answer() {
       @Override
       public void counted(long[] counts) {
-        onTask(() -> counted.accept(counts));
+        onVisibilityThread(() -> counted.accept(counts));
       }
 
       @Override
       public void failed(Throwable error) {
-        onTask(() -> {
+        onVisibilityThread(() -> {
           LOG.debug("A visibility poll of backend {} failed: {}", spec.name(), error.toString());
           failed.run();
         });
@@ -152,7 +166,7 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
     };
   }
 
-  private void onTask(Runnable step) {
+  private void onVisibilityThread(Runnable step) {
     try {
       timer.execute(() -> {
         if (closed) {
@@ -164,8 +178,8 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
         }
       });
     } catch (RuntimeException e) {
-      // the task is gone (its mailbox closed): nothing waits for this answer any more
-      LOG.debug("A visibility answer of backend {} came after its task ended.", spec.name());
+      // the operator closed its timer: nothing waits for this answer any more
+      LOG.debug("A visibility answer of backend {} came after its operator closed.", spec.name());
     }
   }
 
@@ -179,6 +193,19 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
       long took = System.nanoTime() - roundStartNanos;
       next = timer.schedule(this::round, Math.max(settings.poll().toNanos(), took));
     }
+    if (inputEnded) {
+      wakeTask();
+    }
+  }
+
+  /** Lets {@link #endInput}'s wait look at the tracker again. */
+  private void wakeTask() {
+    try {
+      mailbox.execute(() -> {}, "logbench visibility round settled");
+    } catch (RuntimeException e) {
+      // the task is gone (its mailbox closed): nothing waits any more
+      LOG.debug("A visibility round of backend {} settled after its task ended.", spec.name());
+    }
   }
 
   @Override
@@ -189,12 +216,13 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
   }
 
   /**
-   * Takes mails (rounds and their answers) until the samples and the end-of-run count settle:
-   * each is bounded by the timeout, so this waits at most about twice the timeout.
+   * Takes mails until the samples and the end-of-run count settle (each round settled from now on
+   * mails the task): each is bounded by the timeout, so this waits at most about twice the timeout.
    */
   @Override
   public void endInput() throws Exception {
     tracker.endOfInput();
+    inputEnded = true;
     long deadline = System.nanoTime() + 2 * settings.timeout().toNanos() + 4 * settings.poll().toNanos()
         + TimeUnit.SECONDS.toNanos(10);
     while (!tracker.done() && System.nanoTime() - deadline < 0) {

@@ -22,8 +22,10 @@ import java.util.function.LongSupplier;
  * VisibilityProbe#maxSamples} of the oldest, and after {@link #endOfInput} the run's count), the
  * answers come back through {@link #samplesCounted} and {@link #runCounted} (or their failures),
  * and {@link #finishRound} drops the samples past the timeout and says when everything is {@link
- * #done}. Every method but the metric readers ({@link #pendingSamples}, {@link #fromAckMicros},
- * {@link #fromScheduleMicros}) runs on one thread, the operator's task thread.
+ * #done}. Outcomes come on the operator's task thread and rounds and answers on its visibility
+ * thread, so every method that reads or changes the polls' state holds this tracker's lock (one
+ * uncontended lock an outcome); the metric readers ({@link #pendingSamples}, {@link
+ * #fromAckMicros}, {@link #fromScheduleMicros}) take none.
  *
  * <p>A sample is visible when its count reaches what the probe's {@link Reach} makes of it: its
  * line count ({@link Reach#LINES}, {@link Reach#NANOSECONDS}), or for {@link Reach#MILLISECONDS}
@@ -110,7 +112,7 @@ public final class VisibilityTracker {
   private long notVisible;
   private long polls;
   private long pollErrors;
-  // recorded on the task thread, copied by metric reporters: guarded by themselves
+  // recorded under the tracker's lock, copied by metric reporters: guarded by themselves
   private final LatencyHistogram fromAck = new LatencyHistogram();
   private final LatencyHistogram fromSchedule = new LatencyHistogram();
   private long lastVisibleNanos;
@@ -146,7 +148,7 @@ public final class VisibilityTracker {
    *
    * @return whether it was sampled
    */
-  public boolean offer(BatchOutcome o) {
+  public synchronized boolean offer(BatchOutcome o) {
     acked += o.acked();
     if (reach == Reach.MILLISECONDS && o.acked() < o.lines()) {
       shortfall(o.firstSeq(), o.lines(), o.lines() - o.acked());
@@ -220,7 +222,7 @@ public final class VisibilityTracker {
   }
 
   /** No outcome comes after this one: the rounds now also count the run ({@link Round#countRun}). */
-  public void endOfInput() {
+  public synchronized void endOfInput() {
     endNanos = clockNanos.getAsLong();
   }
 
@@ -235,7 +237,7 @@ public final class VisibilityTracker {
   }
 
   /** What the next round asks; a round with no sample and no run count asks nothing. */
-  public Round startRound() {
+  public synchronized Round startRound() {
     List<Sample> asked = new ArrayList<>(pending.subList(0, Math.min(pending.size(), maxSamples)));
     if (!asked.isEmpty()) {
       polls++;
@@ -249,7 +251,7 @@ public final class VisibilityTracker {
   }
 
   /** The probe's counts of {@code round}'s samples, in order. */
-  public void samplesCounted(Round round, long[] counts) {
+  public synchronized void samplesCounted(Round round, long[] counts) {
     if (counts.length != round.asked.size()) {
       samplesFailed(round);
       return;
@@ -276,12 +278,12 @@ public final class VisibilityTracker {
   }
 
   /** The probe could not count {@code round}'s samples: they stay pending. */
-  public void samplesFailed(Round round) {
+  public synchronized void samplesFailed(Round round) {
     pollErrors++;
   }
 
   /** The probe's count of the run's lines ({@link #runSpan}). */
-  public void runCounted(long total) {
+  public synchronized void runCounted(long total) {
     long want = acked;
     if (want == 0) {
       finish(0, "no line was acknowledged");
@@ -297,7 +299,7 @@ public final class VisibilityTracker {
   }
 
   /** The probe could not count the run's lines. */
-  public void runCountFailed() {
+  public synchronized void runCountFailed() {
     pollErrors++;
     if (acked == 0) {
       finish(0, "no line was acknowledged");
@@ -324,7 +326,7 @@ public final class VisibilityTracker {
    * Ends a round once its answers are in: a sample still pending past the timeout from its answer
    * counts as not visible; after the end of input, everything settled makes {@link #done}.
    */
-  public void finishRound() {
+  public synchronized void finishRound() {
     long now = clockNanos.getAsLong();
     long timeoutNanos = settings.timeout().toNanos();
     pending.removeIf(s -> {
@@ -341,7 +343,7 @@ public final class VisibilityTracker {
   }
 
   /** What was found so far (complete once {@link #done}). */
-  public VisibilityReport report() {
+  public synchronized VisibilityReport report() {
     return new VisibilityReport(backend, settings.sample(), sampled, visible, notVisible, polls, pollErrors,
         fromAckMicros(), fromScheduleMicros(), acked, lastVisibleNanos, lastLineNote);
   }

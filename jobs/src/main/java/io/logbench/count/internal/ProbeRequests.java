@@ -32,6 +32,8 @@ public final class ProbeRequests implements AutoCloseable {
   private final String base;
   private final Map<String, String> headers;
   private final HttpTransport transport;
+  /** One endpoint per path, made at its first request (its request head is built once). */
+  private final Map<String, HttpTransport.Endpoint> endpoints = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * @param backend what the requests go to, for messages (e.g. {@code VictoriaLogs backend 'vl'})
@@ -58,7 +60,7 @@ public final class ProbeRequests implements AutoCloseable {
     form.forEach((k, v) -> body.append(body.length() == 0 ? "" : "&").append(enc(k)).append('=').append(enc(v)));
     HttpTransport.Endpoint endpoint;
     try {
-      endpoint = transport.endpoint(URI.create(base + path), headers);
+      endpoint = endpoints.computeIfAbsent(path, p -> transport.endpoint(URI.create(base + p), headers));
     } catch (IllegalArgumentException e) {
       answer.failed(e);
       return;
