@@ -10,6 +10,7 @@ import io.logbench.sink.RunContext;
 import io.logbench.sink.VisibilitySettings;
 import io.logbench.sink.WindowGrid;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.accumulators.ListAccumulator;
@@ -80,6 +81,8 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
   /** Set by {@link #endInput}: from then on each settled round wakes the waiting task. */
   private transient volatile boolean inputEnded;
   private transient volatile boolean closed;
+  /** What stopped the polls on the visibility thread, thrown on the task thread at its next step. */
+  private transient volatile Throwable broken;
 
   /**
    * @param span the run's first line time and last line time + 1 ms
@@ -120,7 +123,30 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
     io.logbench.metrics.HistogramBuckets.register(group, "visibleFromScheduleSeconds", tracker::fromScheduleMicros,
         io.logbench.metrics.HistogramBuckets.DEFAULT_BOUNDS_SECONDS);
     timer = new ExecutorTimer("logbench-visibility-" + spec.name());
-    next = timer.schedule(this::round, settings.poll().toNanos());
+    next = timer.schedule(guarded(this::round), settings.poll().toNanos());
+  }
+
+  /**
+   * {@code step} for the visibility thread: an exception there stops the polls, wakes the task and
+   * fails it at its next outcome or at the end of input, as it would have on the task thread.
+   */
+  private Runnable guarded(Runnable step) {
+    return () -> {
+      try {
+        step.run();
+      } catch (RuntimeException | Error e) {
+        broken = e;
+        LOG.error("The visibility polls of backend {} stopped.", spec.name(), e);
+        wakeTask();
+      }
+    };
+  }
+
+  private void failIfBroken() {
+    Throwable e = broken;
+    if (e != null) {
+      throw new IllegalStateException("The visibility polls of backend " + spec.name() + " stopped: " + e, e);
+    }
   }
 
   /**
@@ -134,13 +160,14 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
     }
     roundStartNanos = System.nanoTime();
     VisibilityTracker.Round r = tracker.startRound();
-    outstanding = (r.samples().isEmpty() ? 0 : 1) + (r.countRun() ? 1 : 0);
+    List<VisibilityProbe.Sample> asked = r.samples();
+    outstanding = (asked.isEmpty() ? 0 : 1) + (r.countRun() ? 1 : 0);
     if (outstanding == 0) {
       roundDone();
       return;
     }
-    if (!r.samples().isEmpty()) {
-      probe.countSamples(r.samples(), answer(counts -> tracker.samplesCounted(r, counts), () -> tracker.samplesFailed(r)));
+    if (!asked.isEmpty()) {
+      probe.countSamples(asked, answer(counts -> tracker.samplesCounted(r, counts), () -> tracker.samplesFailed(r)));
     }
     if (r.countRun()) {
       long[] s = tracker.runSpan();
@@ -168,7 +195,7 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
 
   private void onVisibilityThread(Runnable step) {
     try {
-      timer.execute(() -> {
+      timer.execute(guarded(() -> {
         if (closed) {
           return;
         }
@@ -176,7 +203,7 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
         if (--outstanding == 0) {
           roundDone();
         }
-      });
+      }));
     } catch (RuntimeException e) {
       // the operator closed its timer: nothing waits for this answer any more
       LOG.debug("A visibility answer of backend {} came after its operator closed.", spec.name());
@@ -191,7 +218,7 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
     tracker.finishRound();
     if (!tracker.done() && !closed) {
       long took = System.nanoTime() - roundStartNanos;
-      next = timer.schedule(this::round, Math.max(settings.poll().toNanos(), took));
+      next = timer.schedule(guarded(this::round), Math.max(settings.poll().toNanos(), took));
     }
     if (inputEnded) {
       wakeTask();
@@ -210,6 +237,7 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
 
   @Override
   public void processElement(StreamRecord<BatchOutcome> element) {
+    failIfBroken();
     if (tracker.offer(element.getValue())) {
       samples.inc();
     }
@@ -225,9 +253,10 @@ public final class VisibilityOperator extends AbstractStreamOperator<Void>
     inputEnded = true;
     long deadline = System.nanoTime() + 2 * settings.timeout().toNanos() + 4 * settings.poll().toNanos()
         + TimeUnit.SECONDS.toNanos(10);
-    while (!tracker.done() && System.nanoTime() - deadline < 0) {
+    while (!tracker.done() && broken == null && System.nanoTime() - deadline < 0) {
       mailbox.yield();
     }
+    failIfBroken();
     reports.add(tracker.report());
   }
 

@@ -1,6 +1,7 @@
 package io.logbench.visibility;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.logbench.count.VisibilityProbe;
 import io.logbench.dataset.app.AppJsonDataset;
@@ -27,7 +28,7 @@ class VisibilityOperatorTest {
       AppJsonDataset.builder().lines(1_000).streams(2).startMillis(1_000_000).rate(1_000).build();
 
   /** A backend that holds every line: each request is answered at once, on the thread that made it. */
-  private static final class Holding implements VisibilityProbe {
+  private static class Holding implements VisibilityProbe {
     final List<Thread> askedOn = new CopyOnWriteArrayList<>();
     volatile boolean closed;
 
@@ -51,6 +52,14 @@ class VisibilityOperatorTest {
     @Override
     public void close() {
       closed = true;
+    }
+  }
+
+  /** A probe with a bug: its requests throw on the thread that makes them. */
+  private static final class Throwing extends Holding {
+    @Override
+    public void countSamples(List<Sample> samples, Answer answer) {
+      throw new IllegalArgumentException("a bug in the probe");
     }
   }
 
@@ -90,12 +99,16 @@ class VisibilityOperatorTest {
         List.of(new BatchOutcome.WindowTally(0, 100, 100, Map.of())));
   }
 
+  private static VisibilityOperator operator(Holding probe) {
+    return new VisibilityOperator(new ProbeOnly(probe), RunContext.of(DATASET, 0),
+        new VisibilitySettings(1, Duration.ofMillis(10), Duration.ofSeconds(30)), new long[] {1_000_000, 1_001_000},
+        new WindowGrid(0, 60_000));
+  }
+
   @Test
   void pollsRunOnTheVisibilityThreadAndTheEndOfInputWaitsForThem() throws Exception {
     Holding probe = new Holding();
-    VisibilityOperator operator = new VisibilityOperator(new ProbeOnly(probe), RunContext.of(DATASET, 0),
-        new VisibilitySettings(1, Duration.ofMillis(10), Duration.ofSeconds(30)), new long[] {1_000_000, 1_001_000},
-        new WindowGrid(0, 60_000));
+    VisibilityOperator operator = operator(probe);
     try (OneInputStreamOperatorTestHarness<BatchOutcome, Void> h = new OneInputStreamOperatorTestHarness<>(operator)) {
       h.open();
       for (long n = 0; n < 10; n++) {
@@ -114,5 +127,20 @@ class VisibilityOperatorTest {
       });
     }
     assertThat(probe.closed).isTrue();
+  }
+
+  @Test
+  void anExceptionOnTheVisibilityThreadFailsTheTaskInsteadOfLeavingItWaiting() throws Exception {
+    try (OneInputStreamOperatorTestHarness<BatchOutcome, Void> h =
+        new OneInputStreamOperatorTestHarness<>(operator(new Throwing()))) {
+      h.open();
+      h.processElement(new StreamRecord<>(acked(0)));
+      // the first round throws; the end of input is woken and fails (without the wake-up it
+      // would wait for mails that never come)
+      assertThatThrownBy(h::endInput)
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("The visibility polls of backend b stopped")
+          .hasRootCauseMessage("a bug in the probe");
+    }
   }
 }
