@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # What visibility sampling costs a run: `generate` at a constant rate into a real VictoriaLogs (or
 # Loki), with visibility.sample at each of SAMPLES, for each jar of JARS, interleaved ROUNDS times
-# (jar A, jar B, jar A, jar B, ...), so a changing load on a shared machine falls on every build
-# alike. Prints per run the whole process's CPU (user + sys), the p95 from the scheduled time,
-# the visibility figures, the server's CPU while it ran (its queries of the samples included) and the
+# and reversed every other round (A B, B A, A B, ...), so a changing load on a shared machine falls
+# on every build alike and no value always follows the other. Before each measured run it waits for
+# the server to go quiet (under QUIET_SHARE [0.03] of a core over 2 s, at most QUIET_MAX [120] s):
+# a run that starts while the server still merges what the run before wrote has a slower tail.
+# ORDER=fixed and QUIET_MAX=0 measure as the twenty-third round and those before it did.
+# Prints per run the whole process's CPU (user + sys), the p95 from the scheduled time, the
+# visibility figures, the server's CPU while it ran (its queries of the samples included) and the
 # load average; every run's JSON is in OUT. Then the target's figures, pair by pair (see the end).
 #
 # Environment (defaults in brackets):
@@ -48,6 +52,32 @@ server_cpu() { # the server process's CPU-s so far (user + sys)
   python3 -c 'import os,sys; f=open(f"/proc/{sys.argv[1]}/stat").read().rsplit(")",1)[1].split(); print((int(f[11])+int(f[12]))/os.sysconf("SC_CLK_TCK"))' "$server_pid" 2>/dev/null \
     || echo nan # the server is gone: the runs after say so by failing
 }
+quiet_share="${QUIET_SHARE:-0.03}" quiet_max="${QUIET_MAX:-120}"
+quiet() { # waits until the server took under QUIET_SHARE of a core over 2 s, at most QUIET_MAX s; says how long
+  python3 - "$server_pid" "$quiet_share" "$quiet_max" <<'EOF'
+import os, sys, time
+pid, share, most = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
+def cpu():
+    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
+if most <= 0:
+    print("not waited for")
+    sys.exit(0)
+start = time.monotonic()
+c0, t0 = cpu(), start
+while True:
+    time.sleep(0.5)
+    c1, t1 = cpu(), time.monotonic()
+    if t1 - t0 >= 2:
+        if (c1 - c0) / (t1 - t0) < share:
+            print(f"quiet after {t1 - start:.0f} s")
+            break
+        c0, t0 = c1, t1
+    if t1 - start >= most:
+        print(f"not quiet after {most:g} s")
+        break
+EOF
+}
 echo "visibility.sh: $backend at $url; $rate lines/s, $lines a request, $duration s; samples: $samples"
 
 run_file() { # name sample[@poll] -> path
@@ -82,26 +112,42 @@ done
 rate="$saved_rate" duration="$saved_duration"
 
 for round in $(seq "$rounds"); do
+  # every (jar, sample) of the round, in the given order on odd rounds and reversed on even ones
+  # (A B, B A, A B, ...): a run that follows another finds the server still merging what that one
+  # wrote, and which value comes first must not decide the pairs
+  combos=()
   for j in $jars; do
+    for s in $samples; do
+      combos+=("$s|$j")
+    done
+  done
+  if [[ "${ORDER:-alternate}" != fixed ]] && (( round % 2 == 0 )); then
+    reversed=()
+    for (( i = ${#combos[@]} - 1; i >= 0; i-- )); do reversed+=("${combos[i]}"); done
+    combos=("${reversed[@]}")
+  fi
+  for combo in "${combos[@]}"; do
+    s="${combo%%|*}" j="${combo#*|}"
     label="${j%%:*}"
     jar="${j#*:}"
     opts_var="OPTS_$label" java_var="JAVA_$label"
     opts="${!opts_var:-$java_opts}"
     java_bin="${!java_var:-java}"
-    for s in $samples; do
-      name="$label-s${s/@/-poll}-r$round"  # a run name has no @
-      rm -rf "$out/runs/$name"
-      server_before="$(server_cpu)"
-      # shellcheck disable=SC2086
-      python3 "$root/deploy/bench/measure.py" --label "$name" --out "$out/$name.json" -- \
-        "$java_bin" $opts -jar "$jar" generate "$(run_file "$name" "$s")" --run-dir "$out/runs/$name" --quiet \
-        > "$out/$name.log" 2>&1 || true
-      python3 -c 'import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 2))' "$server_before" "$(server_cpu)" \
-        > "$out/$name.server"
-      python3 - "$out" "$name" <<'EOF'
+    name="$label-s${s/@/-poll}-r$round"  # a run name has no @
+    rm -rf "$out/runs/$name"
+    quiet > "$out/$name.quiet"
+    server_before="$(server_cpu)"
+    # shellcheck disable=SC2086
+    python3 "$root/deploy/bench/measure.py" --label "$name" --out "$out/$name.json" -- \
+      "$java_bin" $opts -jar "$jar" generate "$(run_file "$name" "$s")" --run-dir "$out/runs/$name" --quiet \
+      > "$out/$name.log" 2>&1 || true
+    python3 -c 'import sys; print(round(float(sys.argv[2]) - float(sys.argv[1]), 2))' "$server_before" "$(server_cpu)" \
+      > "$out/$name.server"
+    python3 - "$out" "$name" <<'EOF'
 import csv, json, os, sys
 out, name = sys.argv[1], sys.argv[2]
 server = open(os.path.join(out, name + ".server")).read().strip()
+quiet = open(os.path.join(out, name + ".quiet")).read().strip()
 m = json.load(open(os.path.join(out, name + ".json")))
 run = os.path.join(out, "runs", name)
 row = next(csv.DictReader(open(os.path.join(run, "summary.csv"))))
@@ -111,10 +157,9 @@ print(f"{name}: exit {m['exit']}, {m['cpu_s']} CPU-s ({m['cpu_user_s']} user + {
       f"wall {m['wall_s']} s, acked {int(row['acked']):,} of {int(row['lines']):,}, p95 from schedule "
       f"{row['p95_ms']} ms, visible p50/p95 from ack {ing['visible_from_ack_p50_ms'] or '-'}/"
       f"{ing['visible_from_ack_p95_ms'] or '-'} ms ({ing['visible'] or 0} of {ing['sampled'] or 0} samples, "
-      f"{ing['poll_errors'] or 0} poll errors), the server {server} CPU-s meanwhile, load {m['load_avg_min_max'][0]}-{m['load_avg_min_max'][1]}; "
-      f"threads: {top}")
+      f"{ing['poll_errors'] or 0} poll errors), the server {server} CPU-s meanwhile (the server was {quiet}), "
+      f"load {m['load_avg_min_max'][0]}-{m['load_avg_min_max'][1]}; threads: {top}")
 EOF
-    done
   done
 done
 
