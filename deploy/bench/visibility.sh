@@ -4,7 +4,7 @@
 # and reversed every other round (A B, B A, A B, ...), so a changing load on a shared machine falls
 # on every build alike and no value always follows the other. Before each measured run it waits for
 # the server to go quiet (under QUIET_SHARE [0.03] of a core over 2 s, at most QUIET_MAX [120] s):
-# a run that starts while the server still merges what the run before wrote has a slower tail.
+# a run that starts while the server still merges what the run before wrote may have a slower tail.
 # ORDER=fixed and QUIET_MAX=0 measure as the twenty-third round and those before it did.
 # Prints per run the whole process's CPU (user + sys), the p95 from the scheduled time, the
 # visibility figures, the server's CPU while it ran (its queries of the samples included) and the
@@ -113,7 +113,7 @@ rate="$saved_rate" duration="$saved_duration"
 
 for round in $(seq "$rounds"); do
   # every (jar, sample) of the round, in the given order on odd rounds and reversed on even ones
-  # (A B, B A, A B, ...): a run that follows another finds the server still merging what that one
+  # (A B, B A, A B, ...): a run that follows another may find the server still merging what that one
   # wrote, and which value comes first must not decide the pairs
   combos=()
   for j in $jars; do
