@@ -54,29 +54,20 @@ server_cpu() { # the server process's CPU-s so far (user + sys)
 }
 quiet_share="${QUIET_SHARE:-0.03}" quiet_max="${QUIET_MAX:-120}"
 quiet() { # waits until the server took under QUIET_SHARE of a core over 2 s, at most QUIET_MAX s; says how long
-  python3 - "$server_pid" "$quiet_share" "$quiet_max" <<'EOF'
-import os, sys, time
-pid, share, most = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3])
-def cpu():
-    f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / os.sysconf("SC_CLK_TCK")
-if most <= 0:
-    print("not waited for")
-    sys.exit(0)
-start = time.monotonic()
-c0, t0 = cpu(), start
-while True:
-    time.sleep(0.5)
-    c1, t1 = cpu(), time.monotonic()
-    if t1 - t0 >= 2:
-        if (c1 - c0) / (t1 - t0) < share:
-            print(f"quiet after {t1 - start:.0f} s")
-            break
-        c0, t0 = c1, t1
-    if t1 - start >= most:
-        print(f"not quiet after {most:g} s")
-        break
-EOF
+  (( quiet_max > 0 )) || { echo "not waited for"; return; }
+  local waited=0 before after
+  before="$(server_cpu)"
+  while (( waited < quiet_max )); do
+    sleep 2
+    waited=$(( waited + 2 ))
+    after="$(server_cpu)"
+    if awk -v a="$before" -v b="$after" -v share="$quiet_share" 'BEGIN { exit !((b - a) / 2 < share) }'; then
+      echo "quiet after $waited s"
+      return
+    fi
+    before="$after"
+  done
+  echo "not quiet after $quiet_max s"
 }
 echo "visibility.sh: $backend at $url; $rate lines/s, $lines a request, $duration s; samples: $samples"
 
