@@ -6,9 +6,10 @@
 # the server to go quiet (under QUIET_SHARE [0.03] of a core over 2 s, at most QUIET_MAX [120] s):
 # a run that starts while the server still merges what the run before wrote may have a slower tail.
 # ORDER=fixed and QUIET_MAX=0 measure as the twenty-third round and those before it did.
-# Prints per run the whole process's CPU (user + sys), the p95 from the scheduled time, the
-# visibility figures, the server's CPU while it ran (its queries of the samples included) and the
-# load average; every run's JSON is in OUT. Then the target's figures, pair by pair (see the end).
+# Prints per run the whole process's CPU (user + sys), p50 and p95 from the scheduled time, the
+# request's own p95 (from its send), the visibility figures, the server's CPU while it ran (its
+# queries of the samples included) and the load average; every run's JSON is in OUT. Then the
+# target's figures, pair by pair (see the end).
 #
 # Environment (defaults in brackets):
 #   JARS ["current:jobs/target/logbench.jar"]   label:path pairs, space-separated; OPTS_<label>, if
@@ -145,8 +146,9 @@ row = next(csv.DictReader(open(os.path.join(run, "summary.csv"))))
 ing = next(csv.DictReader(open(os.path.join(run, "ingest.csv"))))
 top = ", ".join(f"{k} {v}" for k, v in list(m["threads_cpu_s"].items())[:6])
 print(f"{name}: exit {m['exit']}, {m['cpu_s']} CPU-s ({m['cpu_user_s']} user + {m['cpu_sys_s']} sys), "
-      f"wall {m['wall_s']} s, acked {int(row['acked']):,} of {int(row['lines']):,}, p95 from schedule "
-      f"{row['p95_ms']} ms, visible p50/p95 from ack {ing['visible_from_ack_p50_ms'] or '-'}/"
+      f"wall {m['wall_s']} s, acked {int(row['acked']):,} of {int(row['lines']):,}, p50/p95 from schedule "
+      f"{row['p50_ms']}/{row['p95_ms']} ms, request p95 {row.get('request_p95_ms') or '-'} ms, visible p50/p95 "
+      f"from ack {ing['visible_from_ack_p50_ms'] or '-'}/"
       f"{ing['visible_from_ack_p95_ms'] or '-'} ms ({ing['visible'] or 0} of {ing['sampled'] or 0} samples, "
       f"{ing['poll_errors'] or 0} poll errors), the server {server} CPU-s meanwhile (the server was {quiet}), "
       f"load {m['load_avg_min_max'][0]}-{m['load_avg_min_max'][1]}; threads: {top}")
@@ -157,8 +159,11 @@ done
 # The target's figures, per label and round, for the first sample value of SAMPLES against the last
 # (the default 100 against 0): the share of the sampled run's CPU that sampling took, (CPU with -
 # CPU without) / CPU with, and how far it moved p95 from the schedule, (p95 with - p95 without) /
-# p95 without; then each figure's median over the rounds. One pair moves by the run-to-run spread of
-# a shared machine; the median of several pairs, taken side by side, is the figure to read.
+# p95 without (and so p50 from the schedule and the request's own p95, from its send: one stall of
+# the server sets p95 from the schedule for every batch queued behind it, while the request's own
+# time counts it once per request in flight); then each figure's median over the rounds. One pair
+# moves by the run-to-run spread of a shared machine; the median of several pairs, taken side by
+# side, is the figure to read.
 python3 - "$out" "$rounds" "$samples" $jars <<'EOF_PY'
 import csv, json, os, statistics, sys
 out, rounds, samples, jars = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4:]
@@ -169,13 +174,16 @@ name = lambda label, s, r: f"{label}-s{s.replace('@', '-poll')}-r{r}"
 def run(name):
     m = json.load(open(os.path.join(out, name + ".json")))
     row = next(csv.DictReader(open(os.path.join(out, "runs", name, "summary.csv"))))
-    return m["cpu_s"], float(row["p95_ms"]), float(open(os.path.join(out, name + ".server")).read())
+    return (m["cpu_s"], float(row["p95_ms"]), float(open(os.path.join(out, name + ".server")).read()),
+            float(row["p50_ms"]), float(row.get("request_p95_ms") or "nan"))
+move = lambda a, b: (a - b) / b if b > 0 else float("nan")
+median = lambda xs: statistics.median(xs) if xs and all(x == x for x in xs) else float("nan")
 for j in jars:
     label = j.split(":", 1)[0]
-    shares, moves, servers = [], [], []
+    shares, moves, servers, p50_moves, request_moves = [], [], [], [], []
     for r in range(1, rounds + 1):
         try:
-            (c1, p1, s1), (c0, p0, s0) = run(name(label, on, r)), run(name(label, off, r))
+            (c1, p1, s1, m1, q1), (c0, p0, s0, m0, q0) = run(name(label, on, r)), run(name(label, off, r))
         except (OSError, StopIteration, KeyError, ValueError) as e:
             print(f"{label} round {r}: no pair ({e})")
             continue
@@ -183,12 +191,17 @@ for j in jars:
             print(f"{label} round {r}: no pair (CPU {c1} with sampling, p95 {p0:g} ms without)")
             continue
         shares.append((c1 - c0) / c1)
-        moves.append((p1 - p0) / p0)
+        moves.append(move(p1, p0))
         servers.append(s1 - s0)
+        p50_moves.append(move(m1, m0))
+        request_moves.append(move(q1, q0))
         print(f"{label} round {r}: sample {on} {c1} CPU-s, p95 {p1:g} ms, server {s1} CPU-s; sample {off} {c0} CPU-s, "
               f"p95 {p0:g} ms, server {s0} CPU-s: sampling took {shares[-1]:+.1%} of the CPU, moved p95 by "
-              f"{moves[-1]:+.1%}, and cost the server {servers[-1]:+.2f} CPU-s")
+              f"{moves[-1]:+.1%} (p50 by {p50_moves[-1]:+.1%}, the request's own p95 by {request_moves[-1]:+.1%}), "
+              f"and cost the server {servers[-1]:+.2f} CPU-s")
     if shares:
-        print(f"{label}: median over {len(shares)} pairs: sampling took {statistics.median(shares):+.1%} of the CPU, "
-              f"moved p95 by {statistics.median(moves):+.1%}, cost the server {statistics.median(servers):+.2f} CPU-s")
+        print(f"{label}: median over {len(shares)} pairs: sampling took {median(shares):+.1%} of the CPU, "
+              f"moved p95 by {median(moves):+.1%} ({sum(x > 0 for x in moves)} up, {sum(x < 0 for x in moves)} down), "
+              f"p50 by {median(p50_moves):+.1%}, the request's own p95 by {median(request_moves):+.1%}, "
+              f"cost the server {median(servers):+.2f} CPU-s")
 EOF_PY

@@ -198,17 +198,20 @@ final class GenerateCommand implements Callable<Integer> {
   }
 
   static void printTotals(GenerateJob.Result result, PrintStream out) {
-    out.printf(Locale.ROOT, "%-16s %-13s %12s %12s %9s %9s %9s %9s %9s  %-20s  %s%n", "backend", "mode", "lines",
-        "acked", "requests", "p50 ms", "p95 ms", "p99 ms", "max ms", "resent by cause", "failed by status");
+    out.printf(Locale.ROOT, "%-16s %-13s %12s %12s %9s %9s %9s %9s %9s %11s  %-20s  %s%n", "backend", "mode",
+        "lines", "acked", "requests", "p50 ms", "p95 ms", "p99 ms", "max ms", "req p95 ms", "resent by cause",
+        "failed by status");
     for (BackendSummary b : result.backends()) {
       LatencyHistogram h = b.latencyMicros();
-      out.printf(Locale.ROOT, "%-16s %-13s %12s %12s %9s %9s %9s %9s %9s  %-20s  %s%n", b.backend(),
+      out.printf(Locale.ROOT, "%-16s %-13s %12s %12s %9s %9s %9s %9s %9s %11s  %-20s  %s%n", b.backend(),
           b.mode().key(), Format.count(b.lines()), Format.count(b.acked()), Format.count(b.requests()),
-          GenerateRun.ms(h.percentile(50)), GenerateRun.ms(h.percentile(95)), GenerateRun.ms(h.percentile(99)), GenerateRun.ms(h.max()),
+          GenerateRun.ms(h.percentile(50)), GenerateRun.ms(h.percentile(95)), GenerateRun.ms(h.percentile(99)),
+          GenerateRun.ms(h.max()), GenerateRun.ms(b.serviceMicros().percentile(95)),
           b.resentRequests().isEmpty() ? "-" : GenerateRun.pairs(b.resentRequests(), " "),
           b.failed().isEmpty() ? "-" : GenerateRun.failedText(b.failed()).substring("; not acknowledged: ".length()));
     }
-    out.println("(latency from each batch's scheduled time to its final answer; requests include resends)");
+    out.println("(latency from each batch's scheduled time to its final answer; req p95: the last request's own"
+        + " time, from its send to its answer, as k6's http_req_duration; requests include resends)");
     for (BackendSummary b : result.backends()) {
       if (b.replays().restores() > 0) {
         out.printf(Locale.ROOT, "restored: backend %s, %d source task(s) restored; sent again %s batch(es), %s"

@@ -398,16 +398,18 @@ public final class GenerateRun {
   /** {@value #SUMMARY_CSV}: one row per backend of the job's totals. */
   public static String summaryCsv(GenerateJob.Result result) {
     StringBuilder csv = new StringBuilder("backend,mode,expected_lines,lines,acked,requests,p50_ms,p95_ms,p99_ms,"
-        + "max_ms,failures,resent_requests,resent_lines\n");
+        + "max_ms,failures,resent_requests,resent_lines,request_p50_ms,request_p95_ms,request_p99_ms\n");
     for (BackendSummary b : result.backends()) {
       LatencyHistogram h = b.latencyMicros();
+      LatencyHistogram request = b.serviceMicros();
       StringBuilder f = new StringBuilder();
       b.failed().forEach((r, n) -> f.append(f.length() == 0 ? "" : ";").append(r).append('=').append(n));
       String failures = f.toString().contains(",") ? "\"" + f.toString().replace("\"", "\"\"") + "\"" : f.toString();
       csv.append(String.join(",", b.backend(), b.mode().key(), Long.toString(b.expectedLines()),
           Long.toString(b.lines()), Long.toString(b.acked()), Long.toString(b.requests()),
           ms(h.percentile(50)), ms(h.percentile(95)), ms(h.percentile(99)), ms(h.max()), failures,
-          pairs(b.resentRequests(), ";"), pairs(b.resentLines(), ";"))).append('\n');
+          pairs(b.resentRequests(), ";"), pairs(b.resentLines(), ";"),
+          ms(request.percentile(50)), ms(request.percentile(95)), ms(request.percentile(99)))).append('\n');
     }
     return csv.toString();
   }
