@@ -171,37 +171,40 @@ if len(samples) < 2:
     sys.exit(0)
 on, off = samples[0], samples[-1]
 name = lambda label, s, r: f"{label}-s{s.replace('@', '-poll')}-r{r}"
+# the latency figures whose moves are printed: summary.csv's column, and how the move is named
+latencies = [("p95_ms", "p95"), ("p50_ms", "p50"), ("request_p95_ms", "the request's own p95")]
 def run(name):
     m = json.load(open(os.path.join(out, name + ".json")))
     row = next(csv.DictReader(open(os.path.join(out, "runs", name, "summary.csv"))))
-    return (m["cpu_s"], float(row["p95_ms"]), float(open(os.path.join(out, name + ".server")).read()),
-            float(row["p50_ms"]), float(row.get("request_p95_ms") or "nan"))
+    figures = {column: float(row.get(column) or "nan") for column, _ in latencies}
+    return m["cpu_s"], float(open(os.path.join(out, name + ".server")).read()), figures
 move = lambda a, b: (a - b) / b if b > 0 else float("nan")
 median = lambda xs: statistics.median(xs) if xs and all(x == x for x in xs) else float("nan")
 for j in jars:
     label = j.split(":", 1)[0]
-    shares, moves, servers, p50_moves, request_moves = [], [], [], [], []
+    shares, servers, moves = [], [], {column: [] for column, _ in latencies}
     for r in range(1, rounds + 1):
         try:
-            (c1, p1, s1, m1, q1), (c0, p0, s0, m0, q0) = run(name(label, on, r)), run(name(label, off, r))
+            (c1, s1, f1), (c0, s0, f0) = run(name(label, on, r)), run(name(label, off, r))
         except (OSError, StopIteration, KeyError, ValueError) as e:
             print(f"{label} round {r}: no pair ({e})")
             continue
+        p1, p0 = f1["p95_ms"], f0["p95_ms"]
         if c1 <= 0 or p0 <= 0:
             print(f"{label} round {r}: no pair (CPU {c1} with sampling, p95 {p0:g} ms without)")
             continue
         shares.append((c1 - c0) / c1)
-        moves.append(move(p1, p0))
         servers.append(s1 - s0)
-        p50_moves.append(move(m1, m0))
-        request_moves.append(move(q1, q0))
+        for column, _ in latencies:
+            moves[column].append(move(f1[column], f0[column]))
+        others = ", ".join(f"{what} by {moves[column][-1]:+.1%}" for column, what in latencies[1:])
         print(f"{label} round {r}: sample {on} {c1} CPU-s, p95 {p1:g} ms, server {s1} CPU-s; sample {off} {c0} CPU-s, "
               f"p95 {p0:g} ms, server {s0} CPU-s: sampling took {shares[-1]:+.1%} of the CPU, moved p95 by "
-              f"{moves[-1]:+.1%} (p50 by {p50_moves[-1]:+.1%}, the request's own p95 by {request_moves[-1]:+.1%}), "
-              f"and cost the server {servers[-1]:+.2f} CPU-s")
+              f"{moves['p95_ms'][-1]:+.1%} ({others}), and cost the server {servers[-1]:+.2f} CPU-s")
     if shares:
+        p95 = moves["p95_ms"]
+        others = ", ".join(f"{what} by {median(moves[column]):+.1%}" for column, what in latencies[1:])
         print(f"{label}: median over {len(shares)} pairs: sampling took {median(shares):+.1%} of the CPU, "
-              f"moved p95 by {median(moves):+.1%} ({sum(x > 0 for x in moves)} up, {sum(x < 0 for x in moves)} down), "
-              f"p50 by {median(p50_moves):+.1%}, the request's own p95 by {median(request_moves):+.1%}, "
-              f"cost the server {median(servers):+.2f} CPU-s")
+              f"moved p95 by {median(p95):+.1%} ({sum(x > 0 for x in p95)} up, {sum(x < 0 for x in p95)} down), "
+              f"{others}, cost the server {median(servers):+.2f} CPU-s")
 EOF_PY

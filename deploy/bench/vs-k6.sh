@@ -106,7 +106,7 @@ def k6(name):
     reqs = s["http_reqs"]["count"]
     lines = reqs * 100
     return dict(cpu=m["cpu_s"], lines=lines, rate=s["http_reqs"]["rate"] * 100,
-                p95=s["http_req_duration"]["p(95)"], p95_schedule=float("nan"),
+                p95=s["http_req_duration"]["p(95)"], p95_schedule=None,
                 failed=round(s["http_req_failed"].get("value", 0) * reqs) * 100,
                 load=m["load_avg_min_max"], exit=m["exit"])
 
@@ -134,7 +134,7 @@ for rate in rates:
             for tool, r in (("k6 (seed 000's script)", a), ("logbench generate", b)):
                 print(f"| {int(rate):,} | {t} | {n} | {tool} | {r['exit']} | {r['cpu']:.1f} | {r['lines']:,} | "
                       f"{r['lines'] / r['cpu']:,.0f} | {r['rate']:,.0f} | {r['p95']:.1f} | "
-                      f"{'-' if r['p95_schedule'] != r['p95_schedule'] else format(r['p95_schedule'], '.1f')} | {r['failed']:,} | "
+                      f"{'-' if r['p95_schedule'] is None else format(r['p95_schedule'], '.1f')} | {r['failed']:,} | "
                       f"{r['load'][0]}-{r['load'][1]} |")
             ratios.setdefault((rate, t), []).append((b["lines"] / b["cpu"]) / (a["lines"] / a["cpu"]))
 print()
